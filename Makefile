@@ -1,0 +1,46 @@
+# Everything runs inside .venv, created on first use, so a fresh machine needs only Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint typecheck pytest run play bench golden render clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check engine rendering bot tests scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict engine rendering
+	$(BIN)/mypy bot
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+run: $(STAMP)
+	$(BIN)/klaverjas bot
+
+play: $(STAMP)
+	$(BIN)/klaverjas play
+
+bench: $(STAMP)
+	$(BIN)/klaverjas bench engine
+	$(BIN)/klaverjas bench ai
+	$(BIN)/klaverjas bench render
+
+golden: $(STAMP)
+	$(BIN)/python scripts/regen_golden.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

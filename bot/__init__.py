@@ -1,0 +1,1 @@
+"""The table service, the Discord adapter, the store and the command line."""

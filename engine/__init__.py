@@ -1,0 +1,1 @@
+"""Klaverjas rules engine: pure, synchronous and deterministic."""

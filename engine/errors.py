@@ -1,0 +1,66 @@
+"""Typed errors. Every message is a sentence a player or a record author can act on.
+
+As in python-chess, "badly written" (ParseError) is kept apart from "not allowed here"
+(IllegalActionError); all are ValueErrors so callers can catch the family at once.
+"""
+
+from __future__ import annotations
+
+
+class KlaverjasError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class ParseError(KlaverjasError):
+    """Text that is not a card, suit, seat, call or setting."""
+
+
+class SettingsError(KlaverjasError):
+    """A table setting that does not exist or has a bad value."""
+
+
+class IllegalActionError(KlaverjasError):
+    """An action that the rules do not allow now; the game is unchanged.
+
+    ``reason`` is the bare rule ("must follow suit (D)"), ``seat`` the seat that tried it and
+    ``action`` the action's notation, so front ends can phrase it in their own language.
+    """
+
+    def __init__(self, reason: str, *, seat: str | None = None, action: str | None = None,
+                 code: str = "illegal", params: dict[str, str] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+        self.code = code
+        self.params = params or {}
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat tried to act while another seat is to act."""
+
+
+class RecordError(KlaverjasError):
+    """A game record that cannot be replayed; carries where it went wrong."""
+
+    def __init__(self, reason: str, *, hand: int | None = None, play: int | None = None,
+                 card: str | None = None, seat: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.hand = hand
+        self.play = play
+        self.card = card
+        self.seat = seat
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if self.hand is not None:
+            out["hand"] = self.hand
+        if self.play is not None:
+            out["play"] = self.play
+        if self.card is not None:
+            out["card"] = self.card
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out["reason"] = self.reason
+        return out

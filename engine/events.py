@@ -1,0 +1,111 @@
+"""Events a game emits for front ends; ``Game.apply`` returns them in order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Call
+from engine.cards import Card, Seat, Suit, Team
+from engine.roem import RoemPart
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    hand: int
+    dealer: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SuitTurned:
+    hand: int
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    hand: int
+    seat: Seat
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpChosen:
+    hand: int
+    trump: Suit
+    player: Seat
+    forced: bool  # the seat had to play (forced seat in vrij, verplicht, third turned suit)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    hand: int
+    trick: int
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class StukScored:
+    """stuk: held: the seat played the second of trump K and Q it was dealt."""
+
+    hand: int
+    seat: Seat
+    team: Team
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    hand: int
+    trick: int
+    leader: Seat
+    cards: tuple[Card, Card, Card, Card]
+    winner: Seat
+    team: Team
+    points: int  # card points, with the last-trick 10
+    roem: int  # roem in the trick (before any claim in declared mode)
+    roem_parts: tuple[RoemPart, ...]
+    needs_claim: bool  # declared roem: counts only when the winning team claims it
+
+
+@dataclass(frozen=True, slots=True)
+class RoemClaimed:
+    hand: int
+    trick: int
+    seat: Seat
+    points: int  # what the claim scored: 0 for the wrong team or a trick without roem
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettled:
+    hand: int
+    result: HandResult
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    winner: Team | None  # None: a draw
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The settlement of one complete hand; the score sheet is a list of these."""
+
+    hand: int
+    dealer: Seat
+    trump: Suit
+    player: Seat
+    points: tuple[int, int]  # NS, EW: card points with the last-trick 10
+    roem: tuple[int, int]  # NS, EW: roem that counted, pit included
+    pit: Team | None
+    nat: bool
+    score: tuple[int, int]
+
+    @property
+    def playing(self) -> Team:
+        return self.player.team
+
+
+Event = (HandDealt | SuitTurned | BidMade | TrumpChosen | CardPlayed | StukScored | TrickWon | RoemClaimed
+         | HandSettled | MatchOver)

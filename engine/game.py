@@ -1,0 +1,529 @@
+"""The game state machine: a match of Klaverjas driven one action at a time.
+
+A game is its rules plus the list of actions applied (chance actions included); everything else is
+derived. Front ends ask ``phase``, ``to_act`` and ``legal_actions()`` and call ``apply``; an illegal
+action raises a typed error and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine import fast
+from engine.actions import SUIT_CALLS, Action, Call, Claim, Deal, Turn
+from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
+from engine.errors import IllegalActionError, NotYourTurnError
+from engine.events import (
+    BidMade,
+    CardPlayed,
+    Event,
+    HandDealt,
+    HandResult,
+    HandSettled,
+    MatchOver,
+    RoemClaimed,
+    StukScored,
+    SuitTurned,
+    TrickWon,
+    TrumpChosen,
+)
+from engine.randomness import RandomSource
+from engine.roem import RoemPart, trick_roem_parts
+from engine.rules import Bidding, ForcedSeat, RoemMode, Rules, StukMode
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # the next hand has not been dealt
+    TURN = "turn"  # draaien: a suit must be turned before the bidding goes on
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"  # the match is finished
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick."""
+
+    index: int
+    leader: Seat
+    cards: tuple[Card, Card, Card, Card]
+    winner: Seat
+    points: int  # with the last-trick 10
+    roem: int  # roem in the trick, before claims
+    roem_parts: tuple[RoemPart, ...]
+
+    def seat_of(self, position: int) -> Seat:
+        return SEATS[(self.leader + position) & 3]
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        return tuple((SEATS[(self.leader + i) & 3], card) for i, card in enumerate(self.cards))
+
+
+@dataclass(slots=True)
+class HandState:
+    """One hand as it stands; mutable inside the game only."""
+
+    index: int
+    dealer: Seat
+    deal: tuple[int, int, int, int]
+    hands: list[int]
+    turned: list[Suit] = field(default_factory=list)
+    bids: list[tuple[Seat, Call]] = field(default_factory=list)
+    trump: Suit | None = None
+    player: Seat | None = None
+    plays: list[Card] = field(default_factory=list)
+    trick_cards: list[int] = field(default_factory=list)
+    leader: Seat = Seat.N
+    tricks: list[Trick] = field(default_factory=list)
+    held_stuk: list[Seat] = field(default_factory=list)
+    claims: list[tuple[int, Seat]] = field(default_factory=list)
+    result: HandResult | None = None
+
+    @property
+    def elder(self) -> Seat:
+        return SEATS[(self.dealer + 1) & 3]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) == 32
+
+    @property
+    def playing_team(self) -> Team | None:
+        return self.player.team if self.player is not None else None
+
+
+class Game:
+    """A match. Build it with ``Game(rules)`` and drive it with ``apply``."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules or Rules()
+        self.actions: list[Action] = []
+        self.hands: list[HandState] = []
+        self.totals = [0, 0]
+        self.phase = Phase.DEAL
+        self.to_act: Seat | None = None
+        self.winner: Team | None = None
+        self._amsterdam = self.rules.amsterdam
+        self._undertrump_forced = self.rules.undertrump_forced
+        self._stuk_in_trick = self.rules.stuk is StukMode.TRICK
+        self._declared = self.rules.roem is RoemMode.DECLARED
+
+    # ----------------------------------------------------------------- state questions
+
+    @property
+    def hand(self) -> HandState | None:
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def hand_number(self) -> int:
+        """Index of the current hand (the next one to deal in the deal phase)."""
+        if self.phase is Phase.DEAL or not self.hands:
+            return len(self.hands)
+        return len(self.hands) - 1
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def next_dealer(self) -> Seat | None:
+        """The seat that must deal next; None before the first hand (any seat may)."""
+        return self.hands[-1].dealer.next if self.hands else None
+
+    @property
+    def results(self) -> list[HandResult]:
+        return [hand.result for hand in self.hands if hand.result is not None]
+
+    def legal_actions(self) -> list[Card] | list[Call]:
+        """The calls or cards the seat to act may choose, sorted; empty for chance phases."""
+        if self.phase is Phase.PLAY:
+            return cards_of(self.legal_mask())
+        if self.phase is Phase.BIDDING:
+            return self._legal_calls()
+        return []
+
+    def legal_mask(self) -> int:
+        hand = self.hands[-1]
+        if self.phase is not Phase.PLAY or self.to_act is None or hand.trump is None:
+            return 0
+        trick = hand.trick_cards
+        count = len(trick)
+        return fast.legal_mask(
+            hand.hands[self.to_act],
+            trick[0] if count > 0 else 0, trick[1] if count > 1 else 0, trick[2] if count > 2 else 0,
+            count, hand.trump, self._amsterdam, self._undertrump_forced)
+
+    def cards_in_hand(self, seat: Seat) -> list[Card]:
+        hand = self.hand
+        return cards_of(hand.hands[seat]) if hand is not None else []
+
+    def _legal_calls(self) -> list[Call]:
+        hand = self.hands[-1]
+        bidding = self.rules.bidding
+        if bidding is Bidding.DRAAIEN:
+            return [Call.PASS, Call.PLAY]
+        if bidding is Bidding.VERPLICHT or len(hand.bids) >= 4:
+            return list(SUIT_CALLS)
+        return [Call.PASS, *SUIT_CALLS]
+
+    def can_claim(self) -> bool:
+        """Declared roem: whether a claim for the trick just completed may be made now."""
+        hand = self.hand
+        return (self._declared and hand is not None and bool(hand.tricks) and not hand.trick_cards
+                and (self.phase in (Phase.PLAY, Phase.DEAL, Phase.OVER)))
+
+    # ----------------------------------------------------------------- acting
+
+    def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
+        """Apply one action; ``seat``, when given, must be the seat to act (claims: the claimer)."""
+        kind = type(action)
+        if kind is Card:
+            events = self._play(action, seat)  # type: ignore[arg-type]
+        elif kind is Call:
+            events = self._call(action, seat)  # type: ignore[arg-type]
+        elif kind is Deal:
+            events = self._deal(action)  # type: ignore[arg-type]
+        elif kind is Turn:
+            events = self._turn(action)  # type: ignore[arg-type]
+        elif kind is Claim:
+            events = self._claim(action)  # type: ignore[arg-type]
+        else:
+            raise IllegalActionError(f"not an action: {action!r}", code="not_an_action")
+        self.actions.append(action)
+        return events
+
+    def apply_all(self, actions: Iterable[Action]) -> list[Event]:
+        events: list[Event] = []
+        for action in actions:
+            events.extend(self.apply(action))
+        return events
+
+    def deal_random(self, rng: RandomSource, dealer: Seat | None = None) -> list[Event]:
+        """Shuffle with the given seeded generator and deal; the first dealer defaults to random."""
+        if dealer is None:
+            following = self.next_dealer
+            dealer = following if following is not None else SEATS[rng.randrange(4)]
+        return self.apply(random_deal(rng, dealer))
+
+    def turn_random(self, rng: RandomSource) -> list[Event]:
+        return self.apply(Turn(self.turnable_suits()[rng.randrange(len(self.turnable_suits()))]))
+
+    def turnable_suits(self) -> list[Suit]:
+        hand = self.hand
+        if self.phase is not Phase.TURN or hand is None:
+            return []
+        if hand.index == 0 and not hand.turned:
+            return [Suit.C]
+        return [suit for suit in SUITS if suit not in hand.turned]
+
+    def _check_seat(self, seat: Seat | None, what: str) -> Seat:
+        to_act = self.to_act
+        assert to_act is not None
+        if seat is not None and seat is not to_act:
+            raise NotYourTurnError(f"it is {to_act.letter}'s turn, not {seat.letter}'s", seat=seat.letter,
+                                   action=what, code="not_your_turn", params={"seat": to_act.letter})
+        return to_act
+
+    def _wrong_phase(self, what: str, seat: Seat | None) -> IllegalActionError:
+        expected = {
+            Phase.DEAL: "the next hand must be dealt first",
+            Phase.TURN: "a suit must be turned first",
+            Phase.BIDDING: "the bidding is not finished",
+            Phase.PLAY: "the bidding is over; play a card",
+            Phase.OVER: "the match is over",
+        }[self.phase]
+        return IllegalActionError(f"cannot {what} now: {expected}", seat=seat.letter if seat else None,
+                                  code="wrong_phase", params={"phase": self.phase.value})
+
+    def _deal(self, deal: Deal) -> list[Event]:
+        if self.phase is not Phase.DEAL:
+            raise self._wrong_phase("deal", None)
+        expected = self.next_dealer
+        if expected is not None and deal.dealer is not expected:
+            raise IllegalActionError(f"the dealer must be {expected.letter} (the dealer moves clockwise), "
+                                     f"not {deal.dealer.letter}", code="dealer")
+        union = 0
+        for seat in SEATS:
+            count = fast.popcount(deal.hands[seat])
+            if count != 8 or deal.hands[seat] & ~FULL_DECK_MASK:
+                raise IllegalActionError(f"{seat.letter} must be dealt 8 cards, not {count}", code="deal")
+            if union & deal.hands[seat]:
+                dupe = DECK[fast.lowest_card(union & deal.hands[seat])]
+                raise IllegalActionError(f"{dupe} is dealt twice", code="deal")
+            union |= deal.hands[seat]
+        hand = HandState(index=len(self.hands), dealer=deal.dealer, deal=deal.hands, hands=list(deal.hands))
+        self.hands.append(hand)
+        events: list[Event] = [HandDealt(hand.index, hand.dealer)]
+        if self.rules.bidding is Bidding.DRAAIEN:
+            self.phase = Phase.TURN
+            self.to_act = None
+        else:
+            self.phase = Phase.BIDDING
+            self.to_act = hand.elder
+        return events
+
+    def _turn(self, turn: Turn) -> list[Event]:
+        if self.phase is not Phase.TURN:
+            raise self._wrong_phase("turn a suit", None)
+        hand = self.hands[-1]
+        if turn.suit in hand.turned:
+            raise IllegalActionError(f"{turn.suit.letter} was already turned this hand; turn another suit",
+                                     code="turn")
+        if hand.index == 0 and not hand.turned and turn.suit is not Suit.C:
+            raise IllegalActionError("the first suit turned in a match is always clubs (C)", code="turn")
+        hand.turned.append(turn.suit)
+        events: list[Event] = [SuitTurned(hand.index, turn.suit)]
+        if len(hand.turned) == 3:
+            # Everyone passed twice: the elder hand must play on the third suit.
+            events.extend(self._choose_trump(hand, hand.elder, turn.suit, forced=True))
+        else:
+            self.phase = Phase.BIDDING
+            self.to_act = hand.elder
+        return events
+
+    def _call(self, call: Call, seat: Seat | None) -> list[Event]:
+        if self.phase is not Phase.BIDDING:
+            raise self._wrong_phase(f"call {call.value}", seat)
+        caller = self._check_seat(seat, call.value)
+        if call not in self._legal_calls():
+            raise IllegalActionError(self._call_reason(call), seat=caller.letter, action=call.value,
+                                     code="bad_call")
+        hand = self.hands[-1]
+        hand.bids.append((caller, call))
+        events: list[Event] = [BidMade(hand.index, caller, call)]
+        bidding = self.rules.bidding
+        if call is Call.PASS:
+            if bidding is Bidding.DRAAIEN and len(hand.bids) % 4 == 0:
+                self.phase = Phase.TURN
+                self.to_act = None
+            elif bidding is Bidding.VRIJ and len(hand.bids) == 4:
+                self.to_act = hand.elder if self.rules.forced is ForcedSeat.ELDER else hand.dealer
+            else:
+                self.to_act = caller.next
+            return events
+        if call is Call.PLAY:
+            trump = hand.turned[-1]
+        else:
+            suit = call.suit
+            assert suit is not None
+            trump = suit
+        forced = bidding is Bidding.VERPLICHT or len(hand.bids) == 5
+        events.extend(self._choose_trump(hand, caller, trump, forced))
+        return events
+
+    def _call_reason(self, call: Call) -> str:
+        bidding = self.rules.bidding
+        if bidding is Bidding.DRAAIEN:
+            return f"with turned trump the calls are play or pass, not {call.value}"
+        if call is Call.PASS:
+            return "you must choose a trump suit (C, D, H or S): you may not pass"
+        return f"{call.value} is not a call here: pass, or name a suit (C, D, H or S)"
+
+    def _choose_trump(self, hand: HandState, player: Seat, trump: Suit, forced: bool) -> list[Event]:
+        hand.trump = trump
+        hand.player = player
+        hand.leader = hand.elder
+        self.phase = Phase.PLAY
+        self.to_act = hand.elder
+        return [TrumpChosen(hand.index, trump, player, forced)]
+
+    def _play(self, card: Card, seat: Seat | None) -> list[Event]:
+        if self.phase is not Phase.PLAY:
+            raise self._wrong_phase(f"play {card.notation}", seat)
+        player = self._check_seat(seat, card.notation)
+        hand = self.hands[-1]
+        held = hand.hands[player]
+        bit = 1 << card
+        if not held & bit:
+            raise IllegalActionError(f"{player.letter} does not hold {card.notation}", seat=player.letter,
+                                     action=card.notation, code="not_in_hand",
+                                     params={"card": card.notation})
+        trick = hand.trick_cards
+        count = len(trick)
+        trump = hand.trump
+        assert trump is not None
+        legal = fast.legal_mask(held, trick[0] if count > 0 else 0, trick[1] if count > 1 else 0,
+                                trick[2] if count > 2 else 0, count, trump, self._amsterdam,
+                                self._undertrump_forced)
+        if not legal & bit:
+            raise explain_illegal(held, trick, trump, legal, card, player, self._amsterdam)
+        hand.hands[player] = held ^ bit
+        hand.plays.append(card)
+        trick.append(card)
+        events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
+        if not self._stuk_in_trick and (card & 7) in (fast.RANK_KING, fast.RANK_QUEEN) and card >> 3 == trump:
+            stuk = (1 << (trump * 8 + fast.RANK_KING)) | (1 << (trump * 8 + fast.RANK_QUEEN))
+            if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
+                hand.held_stuk.append(player)
+                events.append(StukScored(hand.index, player, player.team, 20))
+        if count < 3:
+            self.to_act = SEATS[(player + 1) & 3]
+            return events
+        return self._finish_trick(hand, trump, events)
+
+    def _finish_trick(self, hand: HandState, trump: Suit, events: list[Event]) -> list[Event]:
+        c0, c1, c2, c3 = hand.trick_cards
+        position = fast.trick_winner(c0, c1, c2, c3, trump)
+        winner = SEATS[(hand.leader + position) & 3]
+        index = len(hand.tricks)
+        points = fast.trick_points(c0, c1, c2, c3, trump)
+        if index == 7:
+            points += fast.LAST_TRICK_BONUS
+        roem = fast.trick_roem(c0, c1, c2, c3, trump, self._stuk_in_trick)
+        cards = (DECK[c0], DECK[c1], DECK[c2], DECK[c3])
+        parts = trick_roem_parts(cards, trump, self._stuk_in_trick) if roem else ()
+        trick = Trick(index, hand.leader, cards, winner, points, roem, parts)
+        hand.tricks.append(trick)
+        hand.trick_cards = []
+        hand.leader = winner
+        events.append(TrickWon(hand.index, index, trick.leader, cards, winner, winner.team, points, roem, parts,
+                               self._declared and roem > 0))
+        if index < 7:
+            self.to_act = winner
+            return events
+        result = settle_hand(hand, self._declared)
+        hand.result = result
+        events.append(HandSettled(hand.index, result))
+        self.totals[0] += result.score[0]
+        self.totals[1] += result.score[1]
+        self.to_act = None
+        self.phase = Phase.DEAL
+        if self._match_finished():
+            events.append(self._end_match())
+        return events
+
+    def _match_finished(self) -> bool:
+        length = self.rules.length
+        if length.hands is not None:
+            return len(self.hands) >= length.hands
+        target = length.target or 0
+        ns, ew = self.totals
+        return (ns >= target or ew >= target) and ns != ew
+
+    def _end_match(self) -> MatchOver:
+        ns, ew = self.totals
+        self.winner = None if ns == ew else (Team.NS if ns > ew else Team.EW)
+        self.phase = Phase.OVER
+        return MatchOver(self.winner, (ns, ew))
+
+    def _claim(self, claim: Claim) -> list[Event]:
+        if not self._declared:
+            raise IllegalActionError("roem is counted automatically at this table: there is nothing to claim",
+                                     seat=claim.seat.letter, code="claim_auto")
+        if not self.can_claim():
+            raise IllegalActionError("roem can only be claimed after a trick, before the next card is played",
+                                     seat=claim.seat.letter, code="claim_late")
+        hand = self.hands[-1]
+        trick = hand.tricks[-1]
+        already = any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims)
+        hand.claims.append((trick.index, claim.seat))
+        scored = trick.roem if claim.seat.team is trick.winner.team and not already else 0
+        events: list[Event] = [RoemClaimed(hand.index, trick.index, claim.seat, scored)]
+        if hand.result is not None and scored:
+            # A claim for the last trick arrives after the settlement: settle the hand again.
+            old = hand.result
+            result = settle_hand(hand, self._declared)
+            hand.result = result
+            self.totals[0] += result.score[0] - old.score[0]
+            self.totals[1] += result.score[1] - old.score[1]
+            events.append(HandSettled(hand.index, result))
+            if self.phase is Phase.OVER or self._match_finished():
+                events.append(self._end_match())
+        return events
+
+    # ----------------------------------------------------------------- derived facts
+
+    def trick_roem_scored(self, hand: HandState, trick: Trick) -> int:
+        return scored_trick_roem(hand, trick, self._declared)
+
+    def hand_points_so_far(self, hand: HandState) -> tuple[list[int], list[int]]:
+        """Card points and counted roem per team for the tricks played so far."""
+        points = [0, 0]
+        roem = [0, 0]
+        for trick in hand.tricks:
+            team = trick.winner & 1
+            points[team] += trick.points
+            roem[team] += scored_trick_roem(hand, trick, self._declared)
+        for seat in hand.held_stuk:
+            roem[seat & 1] += 20
+        return points, roem
+
+    def clone(self) -> Game:
+        copy = Game(self.rules)
+        copy.apply_all(self.actions)
+        return copy
+
+
+def scored_trick_roem(hand: HandState, trick: Trick, declared: bool) -> int:
+    if not declared or not trick.roem:
+        return trick.roem
+    team = trick.winner.team
+    return trick.roem if any(t == trick.index and s.team is team for t, s in hand.claims) else 0
+
+
+def settle_hand(hand: HandState, declared: bool) -> HandResult:
+    points = [0, 0]
+    roem = [0, 0]
+    tricks_won = [0, 0]
+    for trick in hand.tricks:
+        team = trick.winner & 1
+        points[team] += trick.points
+        roem[team] += scored_trick_roem(hand, trick, declared)
+        tricks_won[team] += 1
+    for seat in hand.held_stuk:
+        roem[seat & 1] += 20
+    pit: Team | None = None
+    for team in TEAMS:
+        if tricks_won[team] == 8:
+            pit = team
+            roem[team] += fast.PIT_BONUS
+    assert hand.player is not None and hand.trump is not None
+    ns, ew, nat = fast.settle(hand.player & 1, points[0], points[1], roem[0], roem[1])
+    return HandResult(hand.index, hand.dealer, hand.trump, hand.player, (points[0], points[1]),
+                      (roem[0], roem[1]), pit, nat, (ns, ew))
+
+
+def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: Card, seat: Seat,
+                    amsterdam: bool) -> IllegalActionError:
+    """Why ``card`` is not among the legal cards, in the words of rules.md section 4."""
+    led = SUITS[trick[0] >> 3]
+    legal_cards = cards_of(legal)
+    listing = " ".join(c.notation for c in legal_cards)
+    params = {"card": card.notation, "led": led.letter, "trump": trump.letter, "legal": listing}
+
+    def error(code: str, reason: str) -> IllegalActionError:
+        return IllegalActionError(reason, seat=seat.letter, action=card.notation, code=code, params=params)
+
+    holds_led = held & fast.SUIT_MASK[led]
+    if holds_led and card.suit is not led:
+        if led is trump and all(c.suit is trump for c in legal_cards) and legal != holds_led:
+            return error("overtrump", f"must follow trump and overtrump ({listing})")
+        return error("follow_suit", f"must follow suit ({led.letter})")
+    if led is trump:
+        return error("overtrump", f"must overtrump when you can ({listing})")
+    trump_in_trick = any(c >> 3 == trump for c in trick)
+    legal_trumps = legal & fast.SUIT_MASK[trump]
+    if card.suit is trump:
+        if not legal_trumps:
+            return error("no_undertrump", f"may not undertrump: play a card of another suit ({listing})")
+        if legal & ~fast.SUIT_MASK[trump]:
+            return error("no_undertrump", f"may not play a trump lower than the trump in the trick ({listing})")
+        return error("overtrump", f"must overtrump when you can ({listing})")
+    if trump_in_trick:
+        top = max(fast.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
+        if legal_trumps & fast.TRUMP_ABOVE[trump * 9 + top + 1]:
+            return error("overtrump", f"must overtrump ({listing})")
+        return error("must_trump", f"must trump, even below the trump in the trick ({listing})")
+    return error("must_trump", f"must trump ({trump.letter})")
+
+
+def random_deal(rng: RandomSource, dealer: Seat) -> Deal:
+    cards = list(range(32))
+    rng.shuffle(cards)
+    masks = [0, 0, 0, 0]
+    for i, card in enumerate(cards):
+        masks[i >> 3] |= 1 << card
+    return Deal(dealer, (masks[0], masks[1], masks[2], masks[3]))

@@ -1,0 +1,1 @@
+"""Card and table images: pure functions from plain data to PNG bytes."""
