@@ -1,0 +1,1 @@
+"""AI players: they see one seat's view and nothing else."""
