@@ -430,8 +430,11 @@ class Game:
             self.totals[0] += result.score[0] - old.score[0]
             self.totals[1] += result.score[1] - old.score[1]
             events.append(HandSettled(hand.index, result))
-            if self.phase is Phase.OVER or self._match_finished():
+            if self._match_finished():
                 events.append(self._end_match())
+            elif self.phase is Phase.OVER:  # the claim took the match back under its end
+                self.phase = Phase.DEAL
+                self.winner = None
         return events
 
     # ----------------------------------------------------------------- derived facts
