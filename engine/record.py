@@ -55,7 +55,7 @@ def game_from_record(data: object) -> Game:
         if game.phase is Phase.OVER:
             raise RecordError("the match was already over; no further hand can be played", hand=index)
         _replay_hand(game, index, hand)
-        if index < len(hands) - 1 and game.phase is not Phase.DEAL and game.phase is not Phase.OVER:
+        if index < len(hands) - 1 and game.phase not in (Phase.DEAL, Phase.OVER):
             raise RecordError("only the last hand of a record may be unfinished", hand=index)
     return game
 
