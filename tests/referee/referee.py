@@ -8,6 +8,7 @@ line; `score_record(obj)` does the same for an already-parsed JSON value.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -143,7 +144,7 @@ def trick_roem(cards: list[str], trump: str, stuk_in_trick: bool) -> int:
     for s in SUITS:
         positions = sorted(RANKS.index(rank(c)) for c in cards if suit(c) == s)
         run = 1
-        for a, b in zip(positions, positions[1:], strict=False):
+        for a, b in itertools.pairwise(positions):
             run = run + 1 if b == a + 1 else 1
             best_run = max(best_run, run)
     if best_run == 3:
@@ -183,7 +184,7 @@ def read_rules(raw: Any) -> dict[str, Any]:
         or isinstance(next(iter(length.values())), bool)
         or next(iter(length.values())) < 1
     ):
-        raise Invalid("length must be {\"hands\": N} or {\"target\": N} with N >= 1")
+        raise Invalid('length must be {"hands": N} or {"target": N} with N >= 1')
     rules["length"] = dict(length)
     return rules
 
@@ -335,10 +336,14 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
             raise Invalid(f"{card} is not allowed here", hand=hand_no, play=idx, card=card, seat=seat)
         remaining[seat].remove(card)
         current.append(card)
-        if seat == stuk_holder and rank(card) in "KQ" and suit(card) == trump:
-            # second of the two played: neither is left in the hand
-            if "K" + trump not in remaining[seat] and "Q" + trump not in remaining[seat]:
-                held_roem[team(seat)] += 20
+        # held stuk: scored when the holder plays the second of K and Q of trump
+        if (
+            seat == stuk_holder
+            and card in ("K" + trump, "Q" + trump)
+            and "K" + trump not in remaining[seat]
+            and "Q" + trump not in remaining[seat]
+        ):
+            held_roem[team(seat)] += 20
         if len(current) == 4:
             w = next_seat(leader, trick_winner_index(current, trump))
             pts = sum(card_points(c, trump) for c in current) + (10 if len(tricks) == 7 else 0)
@@ -350,7 +355,7 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
     claimed = [False] * len(tricks)
     for cl in claims:
         if not isinstance(cl, dict) or cl.get("seat") not in list(SEATS) or not isinstance(cl.get("trick"), int):
-            raise Invalid("a claim is {\"trick\": 0..7, \"seat\": N|E|S|W}", hand=hand_no)
+            raise Invalid('a claim is {"trick": 0..7, "seat": N|E|S|W}', hand=hand_no)
         t = cl["trick"]
         if isinstance(t, bool) or t < 0 or t >= len(tricks):
             raise Invalid(f"claim for trick {t}, which has not been played", hand=hand_no, seat=cl["seat"])
