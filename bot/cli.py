@@ -89,9 +89,11 @@ def run_bench(what: str, seconds: float | None) -> int:
 
     result: dict[str, object]
     if what == "engine":
+        import random
+
         from engine.bench import bench_engine
 
-        result = bench_engine(seconds or 3.0)
+        result = bench_engine(random.Random, seconds or 3.0)
     elif what == "ai":
         from engine.ai.bench import bench_ai
 

@@ -213,9 +213,18 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def _byte_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    return tuple(tuple(tuple(DECK[suit * 8 + bit] for bit in range(8) if byte >> bit & 1) for byte in range(256))
+                 for suit in range(4))
+
+
+_BYTE_CARDS = _byte_cards()  # _BYTE_CARDS[suit][byte]: the cards of that suit byte, in rank order
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards in a mask, in index order (suit C D H S, rank 7 .. A)."""
-    return [DECK[i] for i in iter_bits(mask)]
+    return [*_BYTE_CARDS[0][mask & 0xFF], *_BYTE_CARDS[1][(mask >> 8) & 0xFF],
+            *_BYTE_CARDS[2][(mask >> 16) & 0xFF], *_BYTE_CARDS[3][(mask >> 24) & 0xFF]]
 
 
 def iter_bits(mask: int) -> Iterator[int]:

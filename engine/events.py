@@ -1,4 +1,8 @@
-"""Events a game emits for front ends; ``Game.apply`` returns them in order."""
+"""Events a game emits for front ends; ``Game.apply`` returns them in order.
+
+Events are read-only values by convention; they are plain slotted dataclasses (not frozen) because
+frozen ones cost three times as much to build and a game emits one per card.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +13,26 @@ from engine.cards import Card, Seat, Suit, Team
 from engine.roem import RoemPart
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandDealt:
     hand: int
     dealer: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SuitTurned:
     hand: int
     suit: Suit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade:
     hand: int
     seat: Seat
     call: Call
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpChosen:
     hand: int
     trump: Suit
@@ -36,7 +40,7 @@ class TrumpChosen:
     forced: bool  # the seat had to play (forced seat in vrij, verplicht, third turned suit)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed:
     hand: int
     trick: int
@@ -44,7 +48,7 @@ class CardPlayed:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StukScored:
     """stuk: held: the seat played the second of trump K and Q it was dealt."""
 
@@ -54,7 +58,7 @@ class StukScored:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon:
     hand: int
     trick: int
@@ -68,7 +72,7 @@ class TrickWon:
     needs_claim: bool  # declared roem: counts only when the winning team claims it
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoemClaimed:
     hand: int
     trick: int
@@ -76,13 +80,13 @@ class RoemClaimed:
     points: int  # what the claim scored: 0 for the wrong team or a trick without roem
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandSettled:
     hand: int
     result: HandResult
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MatchOver:
     winner: Team | None  # None: a draw
     totals: tuple[int, int]

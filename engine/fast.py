@@ -90,41 +90,41 @@ def legal_mask(hand: int, c0: int, c1: int, c2: int, count: int, trump: int,
                amsterdam: bool, undertrump_forced: bool) -> int:
     """The cards of ``hand`` that may be played on a trick of ``count`` cards c0, c1, c2.
 
-    A direct transcription of rules.md section 4's normative pseudocode.
+    A transcription of rules.md section 4's normative pseudocode, with the common cases (leading,
+    following a plain suit) decided before the trick is examined.
     """
     if count == 0:
         return hand
     led = c0 >> 3
     same = hand & SUIT_MASK[led]
-    # The strongest trump in the trick and the position of the card heading it.
-    top = -1
+    if led != trump:
+        if same:
+            return same
+        trumps = hand & SUIT_MASK[trump]
+        if trumps == 0:
+            return hand
+    # The strongest trump in the trick (-1: none) and the position of the card heading it.
+    top = TRUMP_STRENGTH[c0 & 7] if led == trump else -1
     head = 0
-    head_power = card_power(c0, trump, led)
-    if led == trump:
-        top = TRUMP_STRENGTH[c0 & 7]
-    if count > 1:
-        power = card_power(c1, trump, led)
-        if power > head_power:
-            head, head_power = 1, power
-        if c1 >> 3 == trump and TRUMP_STRENGTH[c1 & 7] > top:
-            top = TRUMP_STRENGTH[c1 & 7]
-    if count > 2:
-        power = card_power(c2, trump, led)
-        if power > head_power:
-            head, head_power = 2, power
-        if c2 >> 3 == trump and TRUMP_STRENGTH[c2 & 7] > top:
-            top = TRUMP_STRENGTH[c2 & 7]
+    if count > 1 and c1 >> 3 == trump and TRUMP_STRENGTH[c1 & 7] > top:
+        top = TRUMP_STRENGTH[c1 & 7]
+        head = 1
+    elif count > 1 and top < 0 and c1 >> 3 == led and PLAIN_STRENGTH[c1 & 7] > PLAIN_STRENGTH[c0 & 7]:
+        head = 1
+    if count > 2 and c2 >> 3 == trump and TRUMP_STRENGTH[c2 & 7] > top:
+        top = TRUMP_STRENGTH[c2 & 7]
+        head = 2
+    elif count > 2 and top < 0 and c2 >> 3 == led:
+        heading = c1 if head == 1 else c0
+        if PLAIN_STRENGTH[c2 & 7] > PLAIN_STRENGTH[heading & 7]:
+            head = 2
     above = TRUMP_ABOVE[trump * 9 + top + 1]
     if led == trump:
         if same == 0:
             return hand
         higher = same & above
         return higher if higher else same
-    if same:
-        return same
     trumps = hand & SUIT_MASK[trump]
-    if trumps == 0:
-        return hand
     partner_heads = count >= 2 and head == count - 2
     if amsterdam and partner_heads and trumps != hand:
         return hand & ~(trumps & ~above)

@@ -110,6 +110,9 @@ class Game:
         self._undertrump_forced = self.rules.undertrump_forced
         self._stuk_in_trick = self.rules.stuk is StukMode.TRICK
         self._declared = self.rules.roem is RoemMode.DECLARED
+        # legal_mask() is asked before every play and checked again in apply: computed once per state.
+        self._legal_stamp = -1
+        self._legal = 0
 
     # ----------------------------------------------------------------- state questions
 
@@ -146,15 +149,21 @@ class Game:
         return []
 
     def legal_mask(self) -> int:
-        hand = self.hands[-1]
-        if self.phase is not Phase.PLAY or self.to_act is None or hand.trump is None:
+        """The legal cards of the seat to act as a mask (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY or self.to_act is None:
             return 0
-        trick = hand.trick_cards
-        count = len(trick)
-        return fast.legal_mask(
-            hand.hands[self.to_act],
-            trick[0] if count > 0 else 0, trick[1] if count > 1 else 0, trick[2] if count > 2 else 0,
-            count, hand.trump, self._amsterdam, self._undertrump_forced)
+        stamp = len(self.actions)
+        if self._legal_stamp != stamp:
+            hand = self.hands[-1]
+            assert hand.trump is not None
+            trick = hand.trick_cards
+            count = len(trick)
+            self._legal = fast.legal_mask(
+                hand.hands[self.to_act],
+                trick[0] if count > 0 else 0, trick[1] if count > 1 else 0, trick[2] if count > 2 else 0,
+                count, hand.trump, self._amsterdam, self._undertrump_forced)
+            self._legal_stamp = stamp
+        return self._legal
 
     def cards_in_hand(self, seat: Seat) -> list[Card]:
         hand = self.hand
@@ -219,12 +228,12 @@ class Game:
             return [Suit.C]
         return [suit for suit in SUITS if suit not in hand.turned]
 
-    def _check_seat(self, seat: Seat | None, what: str) -> Seat:
+    def _check_seat(self, seat: Seat | None, action: Card | Call) -> Seat:
         to_act = self.to_act
         assert to_act is not None
         if seat is not None and seat is not to_act:
             raise NotYourTurnError(f"it is {to_act.letter}'s turn, not {seat.letter}'s", seat=seat.letter,
-                                   action=what, code="not_your_turn", params={"seat": to_act.letter})
+                                   action=str(action), code="not_your_turn", params={"seat": to_act.letter})
         return to_act
 
     def _wrong_phase(self, what: str, seat: Seat | None) -> IllegalActionError:
@@ -287,7 +296,7 @@ class Game:
     def _call(self, call: Call, seat: Seat | None) -> list[Event]:
         if self.phase is not Phase.BIDDING:
             raise self._wrong_phase(f"call {call.value}", seat)
-        caller = self._check_seat(seat, call.value)
+        caller = self._check_seat(seat, call)
         if call not in self._legal_calls():
             raise IllegalActionError(self._call_reason(call), seat=caller.letter, action=call.value,
                                      code="bad_call")
@@ -333,7 +342,7 @@ class Game:
     def _play(self, card: Card, seat: Seat | None) -> list[Event]:
         if self.phase is not Phase.PLAY:
             raise self._wrong_phase(f"play {card.notation}", seat)
-        player = self._check_seat(seat, card.notation)
+        player = self._check_seat(seat, card)
         hand = self.hands[-1]
         held = hand.hands[player]
         bit = 1 << card
@@ -345,9 +354,7 @@ class Game:
         count = len(trick)
         trump = hand.trump
         assert trump is not None
-        legal = fast.legal_mask(held, trick[0] if count > 0 else 0, trick[1] if count > 1 else 0,
-                                trick[2] if count > 2 else 0, count, trump, self._amsterdam,
-                                self._undertrump_forced)
+        legal = self._legal if self._legal_stamp == len(self.actions) else self.legal_mask()
         if not legal & bit:
             raise explain_illegal(held, trick, trump, legal, card, player, self._amsterdam)
         hand.hands[player] = held ^ bit
