@@ -1,0 +1,54 @@
+"""``klaverjas duel A B``: duplicate deals between two players, spread over the machine's cores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import TextIO
+
+from engine.ai.duel import DealOutcome, DuelResult, duel
+from engine.ai.players import PLAYER_KINDS, UnknownPlayerError, make_player
+from engine.errors import KlaverjasError
+from engine.rules import Rules
+
+
+def run_duel(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    try:
+        rules = Rules().with_changes(play=args.rules, bidding=args.bidding)
+        for kind in (args.a, args.b):
+            make_player(kind, 0)  # fail early, in this process, on an unknown kind
+    except (KlaverjasError, UnknownPlayerError) as error:
+        print(f"klaverjas duel: {error}", file=sys.stderr)
+        return 2
+    if args.deals < 1:
+        print("klaverjas duel: --deals must be at least 1", file=sys.stderr)
+        return 2
+    workers = args.workers or os.cpu_count() or 1
+    result = run(args.a, args.b, args.deals, args.seed, rules, workers)
+    if args.json:
+        print(json.dumps(result.to_dict()), file=stream)
+    else:
+        print(result.describe(), file=stream)
+    return 0
+
+
+def run(a: str, b: str, deals: int, seed: int, rules: Rules, workers: int) -> DuelResult:
+    """The duel on ``workers`` processes; the result is the same for any number of workers."""
+    if workers <= 1 or deals < 4:
+        return duel(a, b, deals, seed, rules)
+    context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else None)
+    with context.Pool(workers) as pool:
+        chunk = max(1, deals // (workers * 16))
+
+        def pool_map(fn: Callable[[int], DealOutcome], items: Iterable[int]) -> Iterator[DealOutcome]:
+            return pool.imap(fn, items, chunksize=chunk)
+
+        return duel(a, b, deals, seed, rules, map_fn=pool_map)
+
+
+__all__ = ["PLAYER_KINDS", "run", "run_duel"]
