@@ -8,9 +8,9 @@ from PIL import Image
 
 # The images are flat felt, white cards and a handful of ink colours plus their anti-aliased edges;
 # 128 palette entries keep the edges smooth while the palette PNG is several times smaller and
-# faster to compress than RGB.
+# faster to compress than RGB. Level 3 measured: about half the time of level 6 for ~15% more bytes.
 PALETTE_COLOURS = 128
-COMPRESS_LEVEL = 6
+COMPRESS_LEVEL = 3
 
 
 def to_png(img: Image.Image, colours: int = PALETTE_COLOURS) -> bytes:

@@ -48,8 +48,10 @@ def suit_order(suits: Iterable[Suit], trump: Suit | None) -> list[Suit]:
         trump_late = 0 if trump is None or trump not in order or order[0] is trump else 1
         return (trump_late, same, tuple(rank_of[s] for s in order))
 
-    candidates: list[tuple[Suit, ...]] = [tuple(p) for p in permutations(present)]
-    return list(min(candidates, key=key)) if candidates else []
+    if not present:
+        return []
+    best: tuple[Suit, ...] = min(permutations(present), key=key)
+    return list(best)
 
 
 def sort_cards(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
