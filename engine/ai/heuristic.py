@@ -283,7 +283,7 @@ class HeuristicPlayer:
                 cash.append(card)
         if cash:
             card = max(cash, key=lambda c: points(c, trump))
-            return Decision(DECK[card], "cash", {"card": str(DECK[card])})
+            return Decision(DECK[card], "cash", {"card": str(DECK[card]), "suit": SUITS[card >> 3].letter})
         # Partner asked for a suit: lead it (low, so partner's high card wins).
         asked = [c for c in plain if k.signal_up >> (c >> 3) & 1]
         if asked:
