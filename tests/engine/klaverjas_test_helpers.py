@@ -30,21 +30,24 @@ def record(hands: list[dict[str, Any]], **rules: Any) -> dict[str, Any]:
 
 
 def one_suit_each_hand(suits: dict[str, str], dealer: str, bids: list[str], trump_seat: str,
-                       ranks: str = "789TJQKA") -> dict[str, Any]:
+                       same_rank: bool = False) -> dict[str, Any]:
     """A hand where every seat holds one whole suit and the seat holding trump wins every trick.
 
-    Trick k: every seat plays its card of rank ``ranks[k]`` (the first leader is the elder hand, then
-    ``trump_seat`` leads trump). With everyone void in every other suit each card is legal: the trump
-    holder must trump (its hand is all trumps), the others hold no trump and may play anything.
+    Trick k: with ``same_rank`` every seat plays its card of rank k (7, 8, 9, T, J, Q, K, A: four of a
+    kind every trick), otherwise seat i plays rank k + i, so a trick holds four suits and four ranks
+    and no roem. The first leader is the elder hand, then ``trump_seat`` leads trump. With everyone
+    void in every other suit each card is legal: the trump holder must trump (it holds nothing else),
+    the others hold no trump and may play anything.
     """
     elder = SEATS[(SEATS.index(dealer) + 1) % 4]
     plays: list[str] = []
     leader = elder
-    for rank in ranks:
+    for k in range(8):
         start = SEATS.index(leader)
         for i in range(4):
             seat = SEATS[(start + i) % 4]
-            plays.append(rank + suits[seat])
+            shift = 0 if same_rank else SEATS.index(seat)
+            plays.append("789TJQKA"[(k + shift) % 8] + suits[seat])
         leader = trump_seat
     return {"dealer": dealer, "deal": {s: suit_cards(suits[s]) for s in SEATS}, "bids": bids, "plays": plays}
 
