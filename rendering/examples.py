@@ -6,8 +6,12 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from engine.cards import Seat, Team
-from engine.game import Game, Phase
+from engine.actions import Call
+from engine.cards import Card, Seat, Suit, Team
+from engine.events import HandResult
+from engine.game import Game, Phase, Trick
+from engine.roem import RoemKind, RoemPart
+from engine.rules import Rules
 from engine.view import SeatView, seat_view
 from rendering.images import render_hand, render_sheet, render_table, render_trick
 from rendering.theme import FELTS, Theme
@@ -106,3 +110,61 @@ def write_examples(out_dir: str) -> list[str]:
 def _winner(game: Game) -> Team | None:
     ns, ew = game.totals[0], game.totals[1]
     return None if ns == ew else (Team.NS if ns > ew else Team.EW)
+
+
+# --- fixed positions for golden images and tests ------------------------------------------------
+# Written out card by card rather than played at random, so the golden images change only when
+# the drawing changes, not when the engine's random dealing does.
+
+def fixed_results(hands: int = 3) -> list[HandResult]:
+    """``hands`` settled hands with a nat, a pit and roem on both sides, dealer moving round."""
+    base = [
+        HandResult(0, Seat.E, Suit.C, Seat.W, (70, 92), (0, 20), None, False, (70, 112)),
+        HandResult(1, Seat.S, Suit.S, Seat.E, (100, 62), (0, 20), None, True, (182, 0)),
+        HandResult(2, Seat.W, Suit.H, Seat.N, (162, 0), (120, 0), Team.NS, False, (282, 0)),
+        HandResult(3, Seat.N, Suit.D, Seat.S, (81, 81), (20, 0), None, False, (101, 81)),
+        HandResult(4, Seat.E, Suit.H, Seat.N, (58, 104), (50, 0), None, True, (0, 212)),
+    ]
+    out = []
+    for i in range(hands):
+        r = base[i % len(base)]
+        out.append(replace(r, hand=i, dealer=Seat((i + 1) % 4)))
+    return out
+
+
+def fixed_view(seat: Seat = Seat.S, *, legal: bool = True) -> SeatView:
+    """Hand 3, West dealt, Bert (North) plays hearts; two tricks done, North led spades, East followed."""
+    tricks = (
+        Trick(0, Seat.N, (Card.HJ, Card.H7, Card.H8, Card.HQ), Seat.N, 23, 0, ()),
+        Trick(1, Seat.N, (Card.DA, Card.DK, Card.DQ, Card.D7), Seat.N, 18, 20,
+              (RoemPart(RoemKind.DRIEKAART, 20, suit=Suit.D),)),
+    )
+    hand = (Card.C9, Card.CJ, Card.H9, Card.HA, Card.S8, Card.ST)
+    results = tuple(fixed_results(2))
+    to_act = Seat.S
+    return SeatView(
+        seat=seat, rules=Rules(), phase=Phase.PLAY, hand_number=2, to_act=to_act, dealer=Seat.W,
+        hand=hand if seat is Seat.S else (), legal=(Card.S8, Card.ST) if legal and seat is to_act else (),
+        turned=(), bids=((Seat.N, Call.H),), trump=Suit.H, player=Seat.N, tricks=tricks,
+        trick_leader=Seat.N, trick=(Card.SA, Card.S9), points=(41, 0), roem=(20, 0), held_stuk=(), claims=(),
+        totals=(sum(r.score[0] for r in results), sum(r.score[1] for r in results)), results=results,
+        can_claim=False)
+
+
+def golden_images() -> dict[str, bytes]:
+    """The images kept in tests/golden/images (see scripts/regen_golden_images.py)."""
+    view = fixed_view()
+    nl4 = Theme(felt="navy", four_colour=True, language="nl")
+    return {
+        "hand.png": render_hand(view),
+        "hand-navy-4c-nl.png": render_hand(view, theme=nl4),
+        "trick.png": render_trick(view, NAMES),
+        "trick-done.png": render_trick(view, NAMES, trick=view.tricks[1], theme=Theme(felt="burgundy")),
+        "table.png": render_table(view, NAMES),
+        "table-neutral-nl.png": render_table(fixed_view(Seat.E), NAMES,
+                                             theme=Theme(language="nl", neutral_teams=True)),
+        "sheet.png": render_sheet(fixed_results(16), viewer_team=Team.NS, names=NAMES, hands_total=16,
+                                  finished=True, winner=Team.NS),
+        "sheet-partial.png": render_sheet(fixed_results(3), viewer_team=None, names=NAMES, hands_total=16,
+                                          finished=False, winner=None, theme=nl4),
+    }

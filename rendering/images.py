@@ -93,9 +93,10 @@ def _fit(text: str, f: Font, width: int) -> str:
 
 
 def _place_card(img: Image.Image, card: Card, x: int, y: int, theme: Theme, dim: bool = False,
-                shadow: bool = True) -> None:
-    if shadow:
-        paste_shadow(img, x, y, CARD_W, CARD_H, strength=70 if dim else 120)
+                ring: int = 0) -> None:
+    paste_shadow(img, x, y, CARD_W, CARD_H, strength=70 if dim else 120)
+    if ring:  # over the shadow, so the gold stays bright
+        _ring(img, x, y, CARD_W, CARD_H, CARD_RADIUS, ring, GOLD)
     face = card_face(card, theme, dim)
     img.paste(face, (x, y), face)
 
@@ -149,9 +150,7 @@ def render_hand_image(view: SeatView, *, theme: Theme = DEFAULT_THEME, numbered:
     for i, (card, (x, y)) in enumerate(zip(cards, hand_card_boxes(len(cards)), strict=True)):
         playable = card in legal
         top = y - HAND_RAISE if playable else y
-        if playable:
-            _ring(img, x, top, CARD_W, CARD_H, CARD_RADIUS, 4, GOLD)
-        _place_card(img, card, x, top, theme, dim=choosing and not playable)
+        _place_card(img, card, x, top, theme, dim=choosing and not playable, ring=4 if playable else 0)
         if card.suit is view.trump:
             # A gold bar under trump cards: the trump suit is visible without reading the text.
             paste_round(img, (x + 8, y + CARD_H + 8, x + CARD_W - 8, y + CARD_H + 14), 3,
@@ -171,9 +170,11 @@ def render_hand(view: SeatView, *, theme: Theme = DEFAULT_THEME, numbered: bool 
 # --- the table (trick) ----------------------------------------------------------------------------
 
 TRICK_W = 680
-TRICK_H = 600
-_SPREAD_X = 156  # card centre distance from the table centre, sideways
+TRICK_H = 568
+_SPREAD_X = 178  # card centre distance from the table centre, sideways
 _SPREAD_Y = 104  # and up/down
+# Side players' name plates sit under their cards and must stay clear of the bottom card.
+_SIDE_PLATE_W = 2 * (_SPREAD_X - CARD_W // 2 - 8)
 
 
 def seat_position(seat: Seat, viewer: Seat) -> int:
@@ -197,12 +198,15 @@ def _name_anchor(position: int, cx: int, cy: int) -> tuple[int, int]:
 
 
 def _plate(img: Image.Image, d: ImageDraw.ImageDraw, cx: int, cy: int, text: str, theme: Theme, *,
-           highlight: bool = False, chip: str = "", trump: Suit | None = None, max_w: int = 220) -> None:
-    """A player's name plate: dark pill, gold outline when it is their turn, dealer chip, trump pip."""
+           highlight: bool = False, chip: str = "", trump: Suit | None = None, max_w: int = 240) -> None:
+    """A player's name plate: dark pill, gold outline when it is their turn, dealer chip, trump pip.
+
+    ``max_w`` is the widest the whole plate may be; a long name is shortened to fit.
+    """
     f = font(24)
-    text = _fit(text, f, max_w)
-    tw = int(f.getlength(text))
     extra = (34 if chip else 0) + (32 if trump is not None else 0)
+    text = _fit(text, f, max_w - 32 - extra)
+    tw = int(f.getlength(text))
     pw, ph = tw + 32 + extra, 44
     x0, y0 = cx - pw // 2, cy - ph // 2
     paste_round(img, (x0, y0, x0 + pw, y0 + ph), ph // 2, theme.panel_rgb)
@@ -247,9 +251,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
         order, _ = played[seat]
         x, y = _card_origin(seat_position(seat, view.seat), cx, cy)
         win = seat is winner
-        if win:
-            _ring(img, x, y, CARD_W, CARD_H, CARD_RADIUS, 7, GOLD)
-        _place_card(img, card, x, y, theme, dim=faded or (winner is not None and not win))
+        _place_card(img, card, x, y, theme, dim=faded or (winner is not None and not win), ring=7 if win else 0)
         # Play-order badge on the card's lower-left; the leader's "1" is gold.
         bx, by = x - 12, y + CARD_H - 34
         paste_round(img, (bx, by, bx + 38, by + 38), 19, GOLD if order == 0 else theme.panel_rgb)
@@ -262,13 +264,13 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
         trump = view.trump if table_facts and seat is view.player else None
         highlight = seat is winner or (winner is None and seat is turn)
         _plate(img, d, nx, ny, _name(seat, names), theme, highlight=highlight, chip=chip, trump=trump,
-               max_w=200 if pos in (1, 3) else 300)
+               max_w=_SIDE_PLATE_W if pos in (1, 3) else 340)
 
 
 def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick | None = None,
                        theme: Theme = DEFAULT_THEME) -> Image.Image:
     img, d = _canvas(TRICK_W, TRICK_H, theme)
-    cx, cy = TRICK_W // 2, TRICK_H // 2 - 4
+    cx, cy = TRICK_W // 2, TRICK_H // 2
     if trick is None:
         plays: Sequence[tuple[Seat, Card]] = view.trick_plays
         winner = None
@@ -359,7 +361,7 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme =
     turn = view.to_act if view.phase in (Phase.PLAY, Phase.BIDDING, Phase.TURN) else None
     _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn, faded=faded, table_facts=True)
     if faded:
-        d.text((cx, cy), theme.label("last"), font=font(22), fill=TEXT, anchor="mm")
+        d.text((28, TABLE_HEADER + 16), theme.label("last"), font=font(22), fill=MUTED, anchor="la")
 
     # Footer: one panel per team.
     tricks_won = [0, 0]
@@ -398,9 +400,10 @@ INK: RGB = (34, 34, 40)
 FAINT: RGB = (150, 146, 136)
 RULE: RGB = (214, 206, 186)
 NAT_RED: RGB = (196, 30, 40)
+ROEM_GREEN: RGB = (40, 110, 60)
 # Column centres: hand number, trump, player | points, roem, total for each team.
 COL_NO, COL_TRUMP, COL_PLAYER = 62, 112, 150
-COL_PTS, COL_ROEM, COL_SUM = (388, 642), (462, 710), (540, 772)  # per team column (left, right)
+COL_PTS, COL_ROEM, COL_SUM = (388, 636), (462, 710), (540, 772)  # per team column (left, right)
 _RULES_X = (336, 596)  # the vertical lines of the "tree" before each team's columns
 
 
@@ -437,8 +440,6 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
     d.line([(28, SHEET_HEAD - 8), (SHEET_W - 28, SHEET_HEAD - 8)], fill=INK, width=3)
     # The "tree": vertical rules between the two teams and before them.
     bottom = SHEET_HEAD + rows * SHEET_ROW
-    for x in _RULES_X:
-        d.line([(x, 30), (x, bottom + 70)], fill=INK, width=3)
 
     running = [0, 0]
     for r in range(rows):
@@ -458,15 +459,17 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
             pts, roem = _hand_cells(res, team)
             if pts == "nat":
                 d.text((COL_PTS[i], cy), theme.label("nat"), font=cell, fill=NAT_RED, anchor="mm")
+            elif res.pit is team:
+                # A pit always holds all 162 points, so the badge takes the points' place.
+                paste_round(img, (COL_PTS[i] - 34, cy - 15, COL_PTS[i] + 34, cy + 15), 15, GOLD)
+                d.text((COL_PTS[i], cy + 1), theme.label("pit"), font=small, fill=INK, anchor="mm")
             else:
                 d.text((COL_PTS[i], cy), pts, font=cell, fill=INK, anchor="mm")
-            if res.pit is team:
-                paste_round(img, (COL_ROEM[i] - 34, cy - 15, COL_ROEM[i] + 34, cy + 15), 15, GOLD)
-                d.text((COL_ROEM[i], cy + 1), theme.label("pit"), font=small, fill=INK, anchor="mm")
-            else:
-                d.text((COL_ROEM[i], cy), roem, font=cell, fill=(40, 110, 60), anchor="mm")
+            d.text((COL_ROEM[i], cy), roem, font=cell, fill=ROEM_GREEN, anchor="mm")
             d.text((COL_SUM[i], cy), str(running[team]), font=small, fill=FAINT, anchor="mm")
 
+    for x in _RULES_X:  # drawn after the row stripes so the stripes do not cut them
+        d.line([(x, 30), (x, bottom + 70)], fill=INK, width=3)
     # Footer: totals, and the winner when the match is over.
     d.line([(28, bottom + 4), (SHEET_W - 28, bottom + 4)], fill=INK, width=3)
     fy = bottom + 42

@@ -1,0 +1,29 @@
+"""Rewrite the golden images of tests/rendering from rendering.examples.golden_images().
+
+Run after an intended change to the drawing, look at the new PNGs, and commit them with the change.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rendering.examples import golden_images  # noqa: E402
+
+GOLDEN_DIR = ROOT / "tests" / "golden" / "images"
+
+
+def main() -> int:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, data in golden_images().items():
+        path = GOLDEN_DIR / name
+        path.write_bytes(data)
+        print(f"{path.relative_to(ROOT)}  {len(data)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
