@@ -111,7 +111,7 @@ def changed(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int], thre
     return diff.point(lambda v: 255 if v > threshold else 0).getbbox() is not None
 
 
-@pytest.mark.parametrize("count", range(1, 9))
+@pytest.mark.parametrize("count", range(9))
 def test_hand_has_one_card_region_per_card_and_a_fixed_size(count: int) -> None:
     view = fixed_view()
     cards = (Card.C9, Card.CJ, Card.H9, Card.HA, Card.S8, Card.ST, Card.D7, Card.DK)[:count]
@@ -119,7 +119,7 @@ def test_hand_has_one_card_region_per_card_and_a_fixed_size(count: int) -> None:
     img = decode(render_hand(replace(view, hand=cards, legal=legal)))
     assert img.size == hand_size()
     # A band through the lower half of the cards crosses raised and lowered cards alike.
-    y = hand_card_boxes(count)[0][1] + CARD_H // 2
+    y = hand_card_boxes(8)[0][1] + CARD_H // 2
     runs = card_runs(img, y, y + 60)
     assert len(runs) == count
     # legal cards carry a 4 px gold ring, which counts as bright too
