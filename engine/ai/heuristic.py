@@ -266,9 +266,9 @@ class HeuristicPlayer:
             best = max(my_trumps, key=lambda c: strength(c, trump))
             if k.is_boss(best):
                 return Decision(DECK[best], "pull_trumps", {"card": str(DECK[best])})
-            if view.player is view.seat and len(my_trumps) >= 2:
-                # Drive out the higher trumps with a small one; keep the honours.
-                low = min(my_trumps, key=lambda c: strength(c, trump))
+            low = min(my_trumps, key=lambda c: strength(c, trump))
+            if view.player is view.seat and len(my_trumps) >= 2 and points(low, trump) < 10:
+                # Drive out the higher trumps with a small one; never lead a ten or ace into them.
                 return Decision(DECK[low], "pull_trumps", {"card": str(DECK[low])})
         plain = [c for c in legal if c >> 3 != trump]
         # Cash a boss card where the opponents are not known to ruff it.
