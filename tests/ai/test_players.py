@@ -128,7 +128,7 @@ def test_hard_is_pimc_when_it_is_installed() -> None:
     if pimc_available():
         assert type(make_player("hard", 1)).__name__ == "PimcPlayer"
     else:
-        with pytest.raises(UnknownPlayerError, match="engine.ai.pimc"):
+        with pytest.raises(UnknownPlayerError, match=r"engine\.ai\.pimc"):
             make_player("hard", 1)
 
 
