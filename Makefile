@@ -41,6 +41,7 @@ bench: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python scripts/regen_golden.py
+	$(BIN)/python scripts/regen_golden_images.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
