@@ -63,6 +63,7 @@ REASONS: dict[str, tuple[str, str]] = {
                      "{head} van je maat wint; beken met je goedkoopste troef"),
     "follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
                      "{head} van je maat wint; beken goedkoop met {card}"),
+    "overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
     "win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
     "trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
     "duck": ("you cannot take this trick safely: play your cheapest card, {card}",
@@ -167,6 +168,8 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
         if card >> 3 != led and card & 7 in PICTURE_RANKS:
             return Decision(action, "signal_down", params)
         return Decision(action, "follow_cheap" if card >> 3 == led else "discard", params)
+    if wins and head_seat is view.partner:
+        return Decision(action, "overtake", params)
     if wins:
         after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(plays))]
         if card >> 3 == trump and led != trump:

@@ -1,0 +1,107 @@
+"""Hints name the strong player's action and give a reason in English and Dutch."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Call, Deal
+from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.hints import REASONS, explain, hint
+from engine.ai.players import RandomPlayer
+from engine.cards import DECK, SEATS, Card, Seat, Suit, mask_of, parse_cards
+from engine.game import Game, Phase
+from engine.rules import Rules
+from engine.view import seat_view
+
+
+def position(hands: dict[Seat, str], trump: Suit, elder: Seat, plays: str = "", play: str = "rotterdam") -> Game:
+    given = {seat: parse_cards(text) for seat, text in hands.items()}
+    used = mask_of(card for cards in given.values() for card in cards)
+    rest = [card for card in DECK if not used >> card & 1]
+    full = {}
+    for seat in SEATS:
+        cards = list(given.get(seat, []))
+        while len(cards) < 8:
+            cards.append(rest.pop(0))
+        full[seat] = cards
+    game = Game(Rules().with_changes(play=play, bidding="verplicht"))
+    game.apply(Deal.from_cards(SEATS[(elder - 1) & 3], full))
+    game.apply(Call.for_suit(trump))
+    for card in parse_cards(plays):
+        game.apply(card)
+    return game
+
+
+def test_spek_hint_in_both_languages() -> None:
+    game = position({Seat.N: "AS KS QS", Seat.E: "7S 8S 9S", Seat.S: "7H 8H TD 7D 8C 9C 7C KC",
+                     Seat.W: "AD JS"}, Suit.H, elder=Seat.N, plays="AS 7S", play="amsterdam")
+    result = hint(seat_view(game, Seat.S), HeuristicPlayer())
+    assert result.action is Card.DT
+    assert result.reason_en == "partner's A♠ wins; give your 10♦ (spekken)"
+    assert result.reason_nl == "A♠ van je maat wint; spek je 10♦"
+    assert result.reason("nl") == result.reason_nl
+    assert result.message("en").startswith("Play 10♦: ")
+    assert result.message("nl").startswith("Speel 10♦: ")
+
+
+def test_pull_trumps_hint() -> None:
+    game = position({Seat.S: "JH 9H 7H AC 7C 8D 9D 7S"}, Suit.H, elder=Seat.S)
+    result = hint(seat_view(game, Seat.S), HeuristicPlayer())
+    assert result.action is Card.HJ and result.code == "pull_trumps"
+    assert "trump" in result.reason_en and "troef" in result.reason_nl
+
+
+def test_bidding_hints_say_why() -> None:
+    hand = parse_cards("7C 8C 7D 8D 7H 8H 7S 9S")
+    rest = [c for c in DECK if c not in hand]
+    game = Game(Rules())
+    game.apply(Deal.from_cards(Seat.E, {Seat.S: hand, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
+    result = hint(seat_view(game, Seat.S), HeuristicPlayer())
+    assert result.action is Call.PASS and "too weak" in result.reason_en and "te zwak" in result.reason_nl
+    strong = explain(seat_view(game, Seat.S), Call.H)
+    assert strong.reason == "bid_play"
+
+
+def test_a_hint_for_another_players_choice_is_explained_from_the_situation() -> None:
+    game = position({Seat.N: "AS KS QS", Seat.E: "7S 8S 9S", Seat.S: "7H 8H TD 7D 8C 9C 7C KC",
+                     Seat.W: "AD JS"}, Suit.H, elder=Seat.N, plays="AS 7S", play="amsterdam")
+    view = seat_view(game, Seat.S)
+    decision = explain(view, Card.H7)
+    assert decision.reason == "overtake"
+    decision = explain(view, Card.C7)
+    assert decision.reason == "keep_trumps"
+
+
+def test_hints_over_random_games_are_legal_and_worded() -> None:
+    import random
+
+    rng = random.Random(11)
+    chooser = RandomPlayer(3)
+    for bidding in ("vrij", "draaien"):
+        game = Game(Rules().with_changes(bidding=bidding, play="amsterdam", length="1"))
+        while game.phase is not Phase.OVER:
+            if game.phase is Phase.DEAL:
+                game.deal_random(rng)
+            elif game.phase is Phase.TURN:
+                game.turn_random(rng)
+            else:
+                seat = game.to_act
+                assert seat is not None
+                view = seat_view(game, seat)
+                result = hint(view, chooser if rng.random() < 0.5 else HeuristicPlayer())
+                assert result.action in view.legal
+                assert result.code in REASONS
+                assert "?" not in result.reason_en and "?" not in result.reason_nl
+                game.apply(result.action, seat)
+
+
+def test_no_hint_when_it_is_not_your_turn() -> None:
+    game = position({Seat.S: "JH"}, Suit.H, elder=Seat.S)
+    with pytest.raises(ValueError, match="not N's turn"):
+        hint(seat_view(game, Seat.N))
+
+
+def test_default_hint_uses_the_strong_player() -> None:
+    game = position({Seat.S: "JH 9H 7H AC 7C 8D 9D 7S"}, Suit.H, elder=Seat.S)
+    view = seat_view(game, Seat.S)
+    assert hint(view).action in view.legal
