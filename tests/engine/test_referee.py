@@ -72,3 +72,29 @@ def test_score_command_lines_and_exit_status(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "bot.cli", "score"], input=good + "\n", capture_output=True,
                          text=True, cwd=ROOT, check=False)
     assert run.returncode == 0 and json.loads(run.stdout) == referee.score_line(good)
+
+
+def _bidding_stopped_hand() -> dict:
+    deck = [r + s for s in "CDHS" for r in "789TJQKA"]
+    return {"dealer": "S", "deal": {seat: deck[i * 8:i * 8 + 8] for i, seat in enumerate("NESW")}, "bids": ["pass"]}
+
+
+@pytest.mark.xfail(strict=True, reason="DISAGREEMENTS.md D1: a claim in a hand whose bidding is unfinished is "
+                   "accepted silently")
+def test_claim_for_unplayed_trick_while_bidding_is_rejected() -> None:
+    from engine.record import score_record
+
+    hand = {**_bidding_stopped_hand(), "claims": [{"trick": 0, "seat": "N"}]}
+    rec = {"format": "klaverjas-record/1", "rules": {"roem": "declared"}, "hands": [hand]}
+    assert referee.score_record(rec)["ok"] is False
+    out = score_record(rec)
+    assert out["ok"] is False and out["error"]["hand"] == 0
+
+
+@pytest.mark.xfail(strict=True, reason="DISAGREEMENTS.md D2: \"undertrump\": null is taken as the default")
+def test_null_rule_value_is_rejected() -> None:
+    from engine.record import score_record
+
+    rec = {"format": "klaverjas-record/1", "rules": {"undertrump": None}, "hands": []}
+    assert referee.score_record(rec)["ok"] is False
+    assert score_record(rec)["ok"] is False

@@ -188,7 +188,8 @@ def _find_play_error(rng: random.Random, record: dict[str, Any], kind: str) -> d
 def invalid_line(rng: random.Random) -> str:
     """One invalid JSON line, of a randomly chosen kind."""
     kind = rng.choice(
-        ["illegal", "illegal", "illegal", "absent", "absent", "bid", "dealer", "deal", "claim", "json", "format"]
+        ["illegal", "illegal", "illegal", "absent", "absent", "bid", "dealer", "deal", "claim", "json", "format",
+         "future_claim", "turned", "unfinished", "after_end", "rules"]
     )
     for _ in range(50):
         record = random_record(rng)
@@ -217,6 +218,40 @@ def invalid_line(rng: random.Random) -> str:
                 continue
             hand = rng.choice(full)
             hand["claims"] = [{"trick": rng.randrange(len(hand["plays"]) // 4), "seat": rng.choice(R.SEATS)}]
+        elif kind == "future_claim":
+            rules = R.read_rules(record.get("rules", {}))
+            hand = record["hands"][-1] if record["hands"] else None
+            if rules["roem"] != "declared" or hand is None or len(hand.get("plays", [])) >= 32:
+                continue
+            trick = len(hand.get("plays", [])) // 4
+            hand.setdefault("claims", []).append({"trick": trick, "seat": rng.choice(R.SEATS)})
+        elif kind == "turned":
+            rules = R.read_rules(record.get("rules", {}))
+            if rules["bidding"] != "draaien" or not record["hands"] or not record["hands"][0]["turned"]:
+                continue
+            if rng.random() < 0.5:
+                record["hands"][0]["turned"][0] = rng.choice("DHS")
+            else:
+                hand = rng.choice(record["hands"])
+                if len(hand["turned"]) < 2:
+                    continue
+                hand["turned"][1] = hand["turned"][0]
+        elif kind == "unfinished":
+            if len(record["hands"]) < 2:
+                continue
+            h = rng.randrange(len(record["hands"]) - 1)
+            del record["hands"][h]["plays"][rng.randrange(32) :]
+        elif kind == "after_end":
+            if not R.score_record(record).get("finished"):
+                continue
+            extra = _Match(rng, record.get("rules", {})).play_hand(
+                len(record["hands"]), R.next_seat(record["hands"][-1]["dealer"]), None
+            )[0]
+            record["hands"].append(extra)
+        elif kind == "rules":
+            record.setdefault("rules", {})[rng.choice(list(R.CHOICES))] = rng.choice(["", "x", 3, None])
+            if rng.random() < 0.3:
+                record["rules"] = {"length": rng.choice([{"hands": 0}, {"target": -5}, {}, 16, {"hands": "8"}])}
         elif kind == "json":
             text = json.dumps(record)
             cut = rng.randrange(1, len(text) - 1)
