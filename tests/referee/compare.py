@@ -37,14 +37,14 @@ def comparable(result: dict[str, Any]) -> Any:
 
 def known_issue(text: str, engine: dict[str, Any], referee: dict[str, Any]) -> str | None:
     """Which engine bug of DISAGREEMENTS.md a disagreement is, or None for a new one."""
-    if not engine.get("ok") or referee.get("ok"):
+    if referee.get("ok"):
         return None
-    reason = referee["error"]["reason"]
-    if reason == "claim before any trick":
-        return "D1"
     record = json.loads(text)
-    if "undertrump" in record.get("rules", {}) and record["rules"]["undertrump"] is None:
-        return "D2"
+    rules = record.get("rules")
+    if isinstance(rules, dict) and "undertrump" in rules and rules["undertrump"] is None:
+        return "D2"  # the engine takes the default, then scores (or rejects) the record on its merits
+    if engine.get("ok") and referee["error"]["reason"] == "claim before any trick":
+        return "D1"
     return None
 
 
