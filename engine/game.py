@@ -99,7 +99,8 @@ class Game:
     """A match. Build it with ``Game(rules)`` and drive it with ``apply``."""
 
     def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules or Rules()
+        # Stored with the undertrump default written out, so a game equals its rebuilt record.
+        self.rules = (rules or Rules()).resolved()
         self.actions: list[Action] = []
         self.hands: list[HandState] = []
         self.totals = [0, 0]

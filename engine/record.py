@@ -90,6 +90,7 @@ def _replay_hand(game: Game, index: int, data: object) -> None:
             if next_turn == len(turned):
                 if next_bid < len(bids) or plays:
                     raise RecordError("a suit must be turned here, but turned lists no more suits", hand=index)
+                _no_claims_left(claims_by_trick, index)
                 return
             try:
                 game.apply(Turn(Suit.parse(turned[next_turn])))
@@ -105,6 +106,7 @@ def _replay_hand(game: Game, index: int, data: object) -> None:
                                   play=0, seat=seat.letter)
             if next_turn < len(turned):
                 raise RecordError("more suits turned than the bidding used", hand=index)
+            _no_claims_left(claims_by_trick, index)
             return
         try:
             game.apply(Call.parse(bids[next_bid]), seat)
@@ -134,6 +136,10 @@ def _replay_hand(game: Game, index: int, data: object) -> None:
                               seat=seat.letter) from None
         if not hand.trick_cards:
             _apply_claims(game, hand, claims_by_trick, index)
+    _no_claims_left(claims_by_trick, index)
+
+
+def _no_claims_left(claims_by_trick: dict[int, list[Seat]], index: int) -> None:
     if claims_by_trick:
         trick = min(claims_by_trick)
         raise RecordError(f"a claim for trick {trick}, which has not been played", hand=index,

@@ -134,8 +134,7 @@ class Rules:
                 f"unknown rule {sorted(unknown)[0]!r}: the rules are {', '.join(RULE_KEYS)}")
         return cls(
             play=_enum_value(PlayRules, "play", data.get("play", "rotterdam")),
-            undertrump=(None if data.get("undertrump") is None
-                        else _enum_value(Undertrump, "undertrump", data["undertrump"])),
+            undertrump=_enum_value(Undertrump, "undertrump", data["undertrump"]) if "undertrump" in data else None,
             bidding=_enum_value(Bidding, "bidding", data.get("bidding", "vrij")),
             forced=_enum_value(ForcedSeat, "forced", data.get("forced", "elder")),
             roem=_enum_value(RoemMode, "roem", data.get("roem", "auto")),

@@ -35,26 +35,13 @@ def comparable(result: dict[str, Any]) -> Any:
     return {"ok": False, **{key: error.get(key) for key in WHERE}}
 
 
-def known_issue(text: str, engine: dict[str, Any], referee: dict[str, Any]) -> str | None:
-    """Which engine bug of DISAGREEMENTS.md a disagreement is, or None for a new one."""
-    if referee.get("ok"):
-        return None
-    record = json.loads(text)
-    rules = record.get("rules")
-    if isinstance(rules, dict) and "undertrump" in rules and rules["undertrump"] is None:
-        return "D2"  # the engine takes the default, then scores (or rejects) the record on its merits
-    if engine.get("ok") and referee["error"]["reason"] == "claim before any trick":
-        return "D1"
-    return None
-
-
-def disagreements(texts: list[str], include_known: bool = False) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+def disagreements(texts: list[str]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     found = []
     for text in texts:
         engine = engine_score_line(text)
         referee = referee_score_line(text)
         differs = comparable(engine) != comparable(referee)
-        if differs and (include_known or known_issue(text, engine, referee) is None):
+        if differs:
             found.append((text, engine, referee))
     return found
 
@@ -64,16 +51,9 @@ def main(argv: list[str]) -> int:
     seed = int(argv[1]) if len(argv) > 1 else 0
     show = int(argv[argv.index("--show") + 1]) if "--show" in argv else 3
     texts = lines(count, seed)
-    every = disagreements(texts, include_known=True)
-    found = [d for d in every if known_issue(*d) is None]
-    known: dict[str, int] = {}
-    for d in every:
-        tag = known_issue(*d)
-        if tag is not None:
-            known[tag] = known.get(tag, 0) + 1
+    found = disagreements(texts)
     valid = sum(1 for t in texts if referee_score_line(t)["ok"])
-    print(f"{count} records (seed {seed}; {valid} valid, {count - valid} invalid): {len(found)} new disagreements; "
-          f"known engine issues (DISAGREEMENTS.md): {known or 'none'}")
+    print(f"{count} records (seed {seed}; {valid} valid, {count - valid} invalid): {len(found)} disagreements")
     for text, engine, referee in found[:show]:
         print("record:  ", text)
         print("engine:  ", json.dumps(engine))
