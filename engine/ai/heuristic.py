@@ -358,7 +358,9 @@ class HeuristicPlayer:
             card = min(legal, key=lambda c: (k.keep_value(c) - points(c, trump), strength(c, trump)))
             return Decision(DECK[card], "follow_trump", {**params, "card": str(DECK[card])})
         if following:
-            card = max(plain, key=lambda c: (points(c, trump) - k.keep_value(c) * 0.8, -strength(c, trump)))
+            # A sure trick of partner's is the place for points: a boss card is kept only when it is
+            # worth more later than it gives now.
+            card = max(plain, key=lambda c: (points(c, trump) - k.keep_value(c) * 0.5, -strength(c, trump)))
             reason = "spek" if points(card, trump) >= 10 else "follow_cheap"
             return Decision(DECK[card], reason, {**params, "card": str(DECK[card])})
         # Void in the led suit: spek a ten in danger, or signal.

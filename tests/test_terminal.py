@@ -1,0 +1,132 @@
+"""The terminal table, driven through its input with scripted games."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bot.cli import build_parser
+from bot.terminal import run_play, score_sheet, sort_hand
+from engine.cards import Card, Seat, Suit, Team, parse_cards
+from engine.events import HandResult
+
+
+def args(*extra: str) -> object:
+    return build_parser().parse_args(["play", "--level", "normal", "--seed", "7", *extra])
+
+
+class Script:
+    """Answers prompts: first the scripted lines, then the first legal number or the first call."""
+
+    def __init__(self, lines: list[str] | None = None, claim: str = "y") -> None:
+        self.lines = list(lines or [])
+        self.prompts: list[str] = []
+        self.claim = claim
+        self.tried_illegal = False
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        assert len(self.prompts) < 3000, "the table keeps asking: " + prompt
+        if self.lines:
+            return self.lines.pop(0)
+        if "[y/n]" in prompt or "[j/n]" in prompt:
+            return self.claim
+        match = re.search(r"\[([\d ]+)\]: $", prompt)
+        if match:
+            legal = match.group(1).split()
+            if not self.tried_illegal and len(legal) < 8:
+                # Type a card number that is in the hand but not playable: the rules explain why.
+                for number in range(1, 9):
+                    if str(number) not in legal:
+                        self.tried_illegal = True
+                        self.lines.append(legal[0])
+                        return str(number)
+            return legal[0]
+        return "1"  # the first call
+
+
+def run(ask: Callable[[str], str], *extra: str) -> tuple[int, list[str]]:
+    out: list[str] = []
+    code = run_play(args(*extra), ask, out.append)  # type: ignore[arg-type]
+    return code, out
+
+
+def test_a_scripted_match_to_the_end_with_bad_input() -> None:
+    script = Script(["", "banana", "99"])
+    code, out = run(script, "--length", "2", "--bidding", "draaien", "--hint")
+    text = "\n".join(out)
+    assert code == 0
+    assert "Score sheet:" in text and "total" in text
+    assert re.search(r"(Wij|Zij) win \d+ – \d+ after 2 hands\.|A draw", text)
+    assert "Not understood: 'banana'" in text or "Not a call here: 'banana'" in text
+    assert "Hint: " in text
+    assert "Your hand (* = you may play it):" in text
+    assert "Trick 8:" in text and "Hand 2/2" in text
+    assert script.tried_illegal and re.search(r"Must (follow|overtrump|trump)|May not", text)
+
+
+def test_auto_plays_a_whole_match_and_prints_it() -> None:
+    code, out = run(lambda prompt: (_ for _ in ()).throw(AssertionError(prompt)), "--auto", "--length", "2")
+    text = "\n".join(out)
+    assert code == 0 and "Trick 8:" in text and "after 2 hands" in text.replace("A draw", "after 2 hands")
+    assert "North: " in text and "West: " in text  # the four hands are shown
+
+
+def test_dutch_texts_and_declared_roem() -> None:
+    script = Script(claim="j")
+    code, out = run(script, "--length", "3", "--lang", "nl", "--roem", "declared", "--rules", "amsterdam")
+    text = "\n".join(out)
+    assert code == 0
+    assert "Scoreblad:" in text and "Wij" in text and "Zij" in text
+    assert "Je kaarten" in text and "troef" in text
+    assert "Tot ziens" not in text
+
+
+def test_end_of_input_and_ctrl_c_leave_cleanly() -> None:
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    for ask in (eof, interrupt):
+        code, out = run(ask)
+        assert code == 0 and out[-1] == "Goodbye!"
+    code, out = run(Script(["q"]))
+    assert code == 0 and out[-1] == "Goodbye!"
+
+
+def test_typing_a_card_by_name_and_bidding_by_word() -> None:
+    script = Script()
+    seen: list[str] = []
+
+    def ask(prompt: str) -> str:
+        seen.append(prompt)
+        if "call" in prompt:
+            return "harten" if "pass" not in prompt else "pass"
+        if len(seen) < 3:
+            return "kh" if "KH" not in prompt else "xx"
+        return script(prompt)
+
+    code, out = run(ask, "--length", "1")
+    assert code == 0
+    assert any("You do not hold K♥" in line or "Not understood" in line or "Must" in line for line in out)
+
+
+def test_bad_settings_are_reported() -> None:
+    code, out = run(Script(), "--rules", "utrecht")
+    assert code == 2 and "play must be one of" in out[0]
+
+
+def test_score_sheet_marks_nat_and_pit() -> None:
+    nat = HandResult(0, Seat.N, Suit.H, Seat.E, (110, 52), (0, 70), None, True, (232, 0))
+    pit = HandResult(1, Seat.E, Suit.C, Seat.S, (162, 0), (120, 0), Team.NS, False, (282, 0))
+    lines = score_sheet([nat, pit])
+    assert "nat (Zij)" in lines[2] and "pit (Wij)" in lines[3]
+    assert lines[-1].split()[-2:] == ["514", "0"]
+
+
+def test_hand_is_sorted_by_suit_strongest_first() -> None:
+    cards = tuple(parse_cards("7H JH AC 9H TC"))
+    assert sort_hand(cards, Suit.H) == [Card.CA, Card.CT, Card.HJ, Card.H9, Card.H7]
+    assert sort_hand(cards, None) == [Card.CA, Card.CT, Card.HJ, Card.H9, Card.H7]
