@@ -1,0 +1,700 @@
+"""Double-dummy solver: the exact outcome of a Klaverjas hand when all four hands are known.
+
+Alpha-beta over card plays with a transposition table at trick boundaries, move ordering and
+equivalent cards merged. The rules are not restated here: the search calls ``engine.fast``'s
+``legal_mask``, ``trick_winner``, ``trick_points`` and ``trick_roem`` compiled by numba, so the solver
+and the game share one statement of every rule.
+
+Values are card points + roem (last-trick 10 and pit included) of the rest of the hand, as a
+difference between the two teams. Roem: declared is searched as if it were auto (a perfect player
+claims everything). Stuk: held is not part of the search: a player holding both K and Q of trump
+will play both whatever happens, so it is a constant the caller adds (``held_stuk_bonus``); with
+stuk: held, trick roem is searched without the trick stuk.
+
+numba's cache keys each compiled function on its own source file only: after editing
+``engine/fast.py``, delete ``engine/__pycache__/*.nbi``/``*.nbc`` (or ``make clean``) so the solver is
+recompiled with the new rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+from numba.extending import register_jitable
+
+from engine import fast
+from engine.rules import Rules, StukMode
+
+INF = 1 << 20
+NO_CARD = -1
+# Pit state: who has won every trick of the hand so far.
+PIT_NONE = 0  # no trick completed yet
+PIT_NS = 1
+PIT_EW = 2
+PIT_MIXED = 3
+
+
+def _ranks_by_strength(strength: tuple[int, ...]) -> tuple[int, ...]:
+    order = [0] * 8
+    for rank, value in enumerate(strength):
+        order[value] = rank
+    return tuple(order)
+
+
+# Ranks from weakest to strongest, within trump and within a plain suit (derived from fast's tables).
+_TRUMP_ORDER = _ranks_by_strength(fast.TRUMP_STRENGTH)
+_PLAIN_ORDER = _ranks_by_strength(fast.PLAIN_STRENGTH)
+_FOUR_ROEM = fast.FOUR_OF_A_KIND_ROEM
+_CARD_POINTS = fast.CARD_POINTS
+_TRUMP_STRENGTH = fast.TRUMP_STRENGTH
+_PLAIN_STRENGTH = fast.PLAIN_STRENGTH
+_LAST_BONUS = fast.LAST_TRICK_BONUS
+_PIT_BONUS = fast.PIT_BONUS
+_RANK_KING = fast.RANK_KING
+_RANK_QUEEN = fast.RANK_QUEEN
+
+# fast.legal_mask and fast.trick_roem call fast.card_power and fast.sequence_roem: registering those
+# plain functions as jitable lets numba compile their callers exactly as they stand in fast.py.
+register_jitable(fast.card_power)
+register_jitable(fast.sequence_roem)
+_legal_mask = njit(cache=True)(fast.legal_mask)
+_trick_winner = njit(cache=True)(fast.trick_winner)
+_trick_points = njit(cache=True)(fast.trick_points)
+_trick_roem = njit(cache=True)(fast.trick_roem)
+
+# Layout of the per-call statistics array.
+_NODES, _LIMIT, _ABORTED, _BEST_MOVE = 0, 1, 2, 3
+
+# Per-ply fields of the search stack (one row per ply).
+_MOVES = 0  # 0..7: the moves, best first
+_MERGED = 8  # 8..15: mask of the cards each move stands for
+_KEYS = 16  # 16..23: ordering keys
+_N, _IDX, _ALPHA, _BETA, _BEST, _BEST_CARD = 24, 25, 26, 27, 28, 29
+_C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 36, 37
+_SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
+_FIELDS = 46
+_ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
+
+
+@njit(cache=True)
+def _lowest(mask: int) -> int:  # pragma: no cover - compiled
+    for card in range(32):
+        if (mask >> card) & 1:
+            return card
+    return -1
+
+
+@njit(cache=True)
+def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
+                  stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
+    winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
+    team = winner & 1
+    gain = _trick_points(c0, c1, c2, c3, trump) + _trick_roem(c0, c1, c2, c3, trump, stuk)
+    new_pit = 1 + team if pit == PIT_NONE or pit == 1 + team else PIT_MIXED
+    if done == 7:
+        gain += _LAST_BONUS
+        if new_pit == 1 + team:
+            gain += _PIT_BONUS
+    return winner, new_pit, gain if team == 0 else -gain
+
+
+@njit(cache=True)
+def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  # pragma: no cover - compiled
+    """An upper bound of the roem the remaining ``cards`` can still make in ``tricks_left`` tricks."""
+    sequences = 0
+    for suit in range(4):
+        byte = (cards >> (suit * 8)) & 0xFF
+        if fast.RUN_LENGTH[byte] >= 3:
+            sequences += fast.POPCOUNT8[byte] // 3  # a sequence takes at least three cards of its suit
+    bound = 50 * min(sequences, tricks_left)
+    for rank in range(8):
+        four = (1 << rank) | (1 << (8 + rank)) | (1 << (16 + rank)) | (1 << (24 + rank))
+        if cards & four == four:
+            bound += _FOUR_ROEM[rank]
+    if stuk:
+        pair = (1 << (trump * 8 + _RANK_KING)) | (1 << (trump * 8 + _RANK_QUEEN))
+        if cards & pair == pair:
+            bound += 20
+    return bound
+
+
+@njit(cache=True)
+def _in_sequence(card: int, others: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``card`` can be part of a three-card sequence with cards in ``others``."""
+    rank = card & 7
+    suit_bits = (others >> ((card >> 3) * 8)) & 0xFF
+    for start in range(max(0, rank - 2), min(rank, 5) + 1):
+        ok = True
+        for r in range(start, start + 3):
+            if r != rank and not (suit_bits >> r) & 1:
+                ok = False
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, undertrump_forced: bool,
+               tt_best: int) -> int:  # pragma: no cover - compiled
+    """Fill ``row``'s moves (legal cards, equivalent ones merged) best-first; return how many.
+
+    Two cards of a suit in one hand are the same move when no card held by another seat (or lying
+    in this trick) sits between them in the suit's order, they are worth the same points, and
+    neither can change a trick's roem: no possible sequence with other seats' cards, no
+    four-of-a-kind roem, not trump K or Q (stuk).
+    """
+    c0 = row[_C0]
+    c1 = row[_C1]
+    c2 = row[_C2]
+    count = row[_COUNT]
+    hand = hands[seat]
+    legal = _legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
+    trick_mask = 0
+    if count > 0:
+        trick_mask |= 1 << c0
+    if count > 1:
+        trick_mask |= 1 << c1
+    if count > 2:
+        trick_mask |= 1 << c2
+    others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | trick_mask
+
+    # Which card heads the trick and whether it is the partner's: for move ordering only.
+    led = c0 >> 3
+    head_power = -1
+    head_pos = 0
+    if count > 0:
+        head_power = fast.card_power(c0, trump, led)
+    if count > 1:
+        p = fast.card_power(c1, trump, led)
+        if p > head_power:
+            head_power = p
+            head_pos = 1
+    if count > 2:
+        p = fast.card_power(c2, trump, led)
+        if p > head_power:
+            head_power = p
+            head_pos = 2
+    partner_heads = count >= 2 and head_pos == count - 2
+
+    n = 0
+    for suit in range(4):
+        suit_legal = (legal >> (suit * 8)) & 0xFF
+        if suit_legal == 0:
+            continue
+        is_trump = suit == trump
+        prev = -1
+        prev_slot = -1
+        for pos in range(8):
+            rank = _TRUMP_ORDER[pos] if is_trump else _PLAIN_ORDER[pos]
+            card = suit * 8 + rank
+            if (others >> card) & 1:
+                prev = -1  # an outstanding card separates the groups
+                continue
+            if not (suit_legal >> rank) & 1:
+                continue
+            if prev >= 0:
+                same = (_CARD_POINTS[trump * 32 + card] == _CARD_POINTS[trump * 32 + prev]
+                        and _FOUR_ROEM[rank] == 0 and _FOUR_ROEM[prev & 7] == 0
+                        and not _in_sequence(card, others) and not _in_sequence(prev, others)
+                        and not (is_trump and rank in (_RANK_KING, _RANK_QUEEN)))
+                if same:
+                    # Find the group's representative (it may have moved while sorting) and join it.
+                    for j in range(n):
+                        if (row[_MERGED + j] >> prev) & 1:
+                            row[_MERGED + j] |= 1 << card
+                    prev = card
+                    continue
+            prev = card
+            # Ordering key: the transposition table's move first, then cards likely to be good.
+            points = _CARD_POINTS[trump * 32 + card]
+            if count == 0:
+                key = (16 + _TRUMP_STRENGTH[rank]) if is_trump else (_PLAIN_STRENGTH[rank] + points)
+            else:
+                power = fast.card_power(card, trump, led)
+                if power > head_power:
+                    key = 64 + (points if count == 3 else 32 - power)
+                elif partner_heads:
+                    key = 32 + points
+                else:
+                    key = 16 - points - power
+            if card == tt_best:
+                key = 1000
+            # Insert in order, highest key first.
+            j = n
+            while j > 0 and row[_KEYS + j - 1] < key:
+                row[_MOVES + j] = row[_MOVES + j - 1]
+                row[_KEYS + j] = row[_KEYS + j - 1]
+                row[_MERGED + j] = row[_MERGED + j - 1]
+                j -= 1
+            row[_MOVES + j] = card
+            row[_KEYS + j] = key
+            row[_MERGED + j] = 1 << card
+            n += 1
+            prev_slot = j
+    return n + 0 * prev_slot
+
+
+@njit(cache=True)
+def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
+               alpha: int, beta: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
+               tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any,
+               stats: Any) -> int:  # pragma: no cover - compiled
+    """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
+
+    ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
+    limit. No recursion: numba compiles and caches recursive functions poorly.
+    """
+    mask_tt = tt_k1.shape[0] - 1
+    ply = 0
+    row = stack[0]
+    row[_C0] = c0
+    row[_C1] = c1
+    row[_C2] = c2
+    row[_COUNT] = count
+    row[_LEADER] = leader
+    row[_DONE] = done
+    row[_PIT] = pit
+    row[_ALPHA] = alpha
+    row[_BETA] = beta
+    in_trick = 0
+    if count > 0:
+        in_trick |= 1 << c0
+    if count > 1:
+        in_trick |= 1 << c1
+    if count > 2:
+        in_trick |= 1 << c2
+    remaining = hands[0] | hands[1] | hands[2] | hands[3] | in_trick
+    rem = 0
+    for card in range(32):
+        if (remaining >> card) & 1:
+            rem += _CARD_POINTS[trump * 32 + card]
+    row[_REM] = rem
+    row[_ROEM_BOUND] = _roem_bound(remaining, 8 - done, trump, stuk)
+    entering = True
+    returning = False
+    ret = 0
+    while True:
+        row = stack[ply]
+        if entering:
+            entering = False
+            stats[_NODES] += 1
+            if stats[_NODES] > stats[_LIMIT]:
+                stats[_ABORTED] = 1
+                return 0
+            n_count = row[_COUNT]
+            n_leader = row[_LEADER]
+            n_pit = row[_PIT]
+            resolved = False
+            tt_best = NO_CARD
+            row[_SLOT] = -1
+            # What is left to win bounds the value: once the window lies beyond it, nothing below
+            # this node can matter.
+            rest = row[_REM] + _LAST_BONUS + row[_ROEM_BOUND]
+            upper = rest + (_PIT_BONUS if n_pit in (PIT_NONE, PIT_NS) else 0)
+            lower = -rest - (_PIT_BONUS if n_pit in (PIT_NONE, PIT_EW) else 0)
+            if upper <= row[_ALPHA]:
+                ret = upper
+                resolved = True
+            elif lower >= row[_BETA]:
+                ret = lower
+                resolved = True
+            elif n_count == 0 and row[_DONE] == 7:
+                # Last trick: every hand holds one card, nothing to choose.
+                l0 = _lowest(hands[n_leader])
+                l1 = _lowest(hands[(n_leader + 1) & 3])
+                l2 = _lowest(hands[(n_leader + 2) & 3])
+                l3 = _lowest(hands[(n_leader + 3) & 3])
+                _, _, signed = _finish_trick(l0, l1, l2, l3, n_leader, 7, n_pit, trump, stuk)
+                ret = signed
+                resolved = True
+            elif n_count == 0:
+                k1 = hands[0] | (hands[1] << 32)
+                k2 = hands[2] | (hands[3] << 32)
+                meta = (gen << 4) | (n_leader << 2) | n_pit
+                h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ (meta * 0x165667B19E3779F9)
+                slot = (h >> 24) & mask_tt
+                row[_SLOT] = slot
+                row[_K1] = k1
+                row[_K2] = k2
+                row[_META] = meta
+                if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
+                    lo = int(tt_lo[slot])
+                    hi = int(tt_hi[slot])
+                    if lo >= row[_BETA] or lo == hi:
+                        ret = lo
+                        resolved = True
+                    elif hi <= row[_ALPHA]:
+                        ret = hi
+                        resolved = True
+                    else:
+                        row[_ALPHA] = max(row[_ALPHA], lo)
+                        row[_BETA] = min(row[_BETA], hi)
+                        tt_best = int(tt_move[slot])
+            if resolved:
+                if ply == 0:
+                    return ret
+                ply -= 1
+                returning = True
+                continue
+            # The window actually searched: a result outside it is only a bound.
+            row[_ALPHA0] = row[_ALPHA]
+            row[_BETA0] = row[_BETA]
+            seat = (n_leader + n_count) & 3
+            row[_N] = _gen_moves(hands, seat, row, trump, amsterdam, undertrump_forced, tt_best)
+            row[_IDX] = 0
+            row[_BEST] = -INF if (seat & 1) == 0 else INF
+            row[_BEST_CARD] = row[_MOVES]
+        seat = (row[_LEADER] + row[_COUNT]) & 3
+        maximise = (seat & 1) == 0
+        if returning:
+            # A child's value came back for the move at row[_IDX].
+            returning = False
+            card = row[_MOVES + row[_IDX]]
+            hands[seat] ^= 1 << card
+            value = ret + row[_SIGNED]
+            if maximise:
+                if value > row[_BEST]:
+                    row[_BEST] = value
+                    row[_BEST_CARD] = card
+                    if value > row[_ALPHA]:
+                        row[_ALPHA] = value
+            else:
+                if value < row[_BEST]:
+                    row[_BEST] = value
+                    row[_BEST_CARD] = card
+                    if value < row[_BETA]:
+                        row[_BETA] = value
+            if row[_ALPHA] >= row[_BETA]:
+                row[_IDX] = row[_N]
+            else:
+                row[_IDX] += 1
+        if row[_IDX] < row[_N]:
+            card = row[_MOVES + row[_IDX]]
+            hands[seat] ^= 1 << card
+            n_count = row[_COUNT]
+            child = stack[ply + 1]
+            if n_count < 3:
+                row[_SIGNED] = 0
+                child[_REM] = row[_REM]
+                child[_ROEM_BOUND] = row[_ROEM_BOUND]
+                child[_C0] = card if n_count == 0 else row[_C0]
+                child[_C1] = card if n_count == 1 else row[_C1]
+                child[_C2] = card if n_count == 2 else row[_C2]
+                child[_COUNT] = n_count + 1
+                child[_LEADER] = row[_LEADER]
+                child[_DONE] = row[_DONE]
+                child[_PIT] = row[_PIT]
+            else:
+                winner, new_pit, signed = _finish_trick(row[_C0], row[_C1], row[_C2], card, row[_LEADER],
+                                                        row[_DONE], row[_PIT], trump, stuk)
+                row[_SIGNED] = signed
+                if row[_DONE] == 7:
+                    ret = 0  # the hand is over: nothing more to come
+                    returning = True
+                    continue
+                child[_REM] = row[_REM] - _trick_points(row[_C0], row[_C1], row[_C2], card, trump)
+                left = hands[0] | hands[1] | hands[2] | hands[3]
+                child[_ROEM_BOUND] = _roem_bound(left, 7 - row[_DONE], trump, stuk)
+                child[_C0] = 0
+                child[_C1] = 0
+                child[_C2] = 0
+                child[_COUNT] = 0
+                child[_LEADER] = winner
+                child[_DONE] = row[_DONE] + 1
+                child[_PIT] = new_pit
+            child[_ALPHA] = row[_ALPHA] - row[_SIGNED]
+            child[_BETA] = row[_BETA] - row[_SIGNED]
+            ply += 1
+            entering = True
+            continue
+        # All moves done (or cut off): store what was proved and return the value.
+        best: int = row[_BEST]
+        slot = row[_SLOT]
+        if slot >= 0:
+            lo = -INF
+            hi = INF
+            if best <= row[_ALPHA0]:
+                hi = best
+            elif best >= row[_BETA0]:
+                lo = best
+            else:
+                lo = best
+                hi = best
+            k1 = row[_K1]
+            k2 = row[_K2]
+            meta = row[_META]
+            if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
+                # Same position searched again with another window: keep what both searches proved.
+                lo = max(lo, int(tt_lo[slot]))
+                hi = min(hi, int(tt_hi[slot]))
+            tt_k1[slot] = k1
+            tt_k2[slot] = k2
+            tt_meta[slot] = meta
+            tt_lo[slot] = lo
+            tt_hi[slot] = hi
+            tt_move[slot] = row[_BEST_CARD]
+        ret = best
+        if ply == 0:
+            return ret
+        ply -= 1
+        returning = True
+
+
+@njit(cache=True)
+def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, guess: int,
+          trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any, tt_meta: Any,
+          tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any) -> int:  # pragma: no cover
+    """Exact value by zero-window searches (MTD(f)): each proves a bound, the table keeps them all."""
+    lo = -INF
+    hi = INF
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, beta - 1, beta, trump, amsterdam,
+                       undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, gen, stack, stats)
+        if stats[_ABORTED]:
+            return 0
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@njit(cache=True)
+def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
+                  trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any,
+                  tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
+                  values: Any, all_moves: bool) -> int:  # pragma: no cover - compiled
+    """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
+
+    The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
+    ``values[card]``; otherwise the first move is valued exactly and the others only tested
+    against the best so far with a zero window. ``stats[_BEST_MOVE]`` gets a best card.
+    """
+    seat = (leader + count) & 3
+    maximise = (seat & 1) == 0
+    hand = hands[seat]
+    root = stack[_ROOT_ROW]
+    root[_C0] = c0
+    root[_C1] = c1
+    root[_C2] = c2
+    root[_COUNT] = count
+    n = _gen_moves(hands, seat, root, trump, amsterdam, undertrump_forced, NO_CARD)
+    best = -INF if maximise else INF
+    best_card = NO_CARD
+    guess = 0
+    for i in range(n):
+        card = root[_MOVES + i]
+        hands[seat] = hand ^ (1 << card)
+        # The child position, one card later.
+        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = c0, c1, c2, count + 1, leader, done, pit, 0
+        if count == 0:
+            k_c0 = card
+        elif count == 1:
+            k_c1 = card
+        elif count == 2:
+            k_c2 = card
+        else:
+            k_leader, k_pit, signed = _finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
+            k_c0 = k_c1 = k_c2 = 0
+            k_count = 0
+            k_done = done + 1
+        if k_done == 8:
+            value = signed
+        elif all_moves or i == 0:
+            value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
+                                   trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
+                                   tt_move, gen, stack, stats)
+        else:
+            # Only a better move needs its exact value: test it first with a zero window.
+            edge = best - signed
+            if maximise:
+                test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1,
+                                  trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
+                                  tt_move, gen, stack, stats)
+                better = test > edge
+            else:
+                test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge,
+                                  trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
+                                  tt_move, gen, stack, stats)
+                better = test < edge
+            value = best
+            if better and not stats[_ABORTED]:
+                value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, test,
+                                       trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo,
+                                       tt_hi, tt_move, gen, stack, stats)
+        hands[seat] = hand
+        if stats[_ABORTED]:
+            return 0
+        if all_moves:
+            merged = root[_MERGED + i]
+            for other in range(32):
+                if (merged >> other) & 1:
+                    values[other] = value
+        guess = value
+        if best_card == NO_CARD or (maximise and value > best) or (not maximise and value < best):
+            best = value
+            best_card = card
+    stats[_BEST_MOVE] = best_card
+    return best
+
+
+class SolveRules(NamedTuple):
+    """The settings that change the search: play rules, undertrump, and where stuk is counted."""
+
+    amsterdam: bool = False
+    undertrump_forced: bool = True
+    stuk_in_trick: bool = True
+
+    @classmethod
+    def of(cls, rules: Rules) -> SolveRules:
+        return cls(rules.amsterdam, rules.undertrump_forced, rules.stuk is StukMode.TRICK)
+
+
+class Position(NamedTuple):
+    """A double-dummy position: every seat's remaining cards and the trick in progress."""
+
+    hands: tuple[int, int, int, int]  # masks by seat (N E S W), cards not yet played
+    trump: int
+    leader: int  # seat that led (or leads) the trick in progress
+    trick: tuple[int, ...] = ()  # cards of the trick in progress, in play order
+    tricks_done: int = 0  # completed tricks
+    pit: int = PIT_NONE  # PIT_NONE/PIT_NS/PIT_EW/PIT_MIXED: who has won every completed trick
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) & 3
+
+
+ROTTERDAM = SolveRules()
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    value: int  # points + roem still to come, for ``team`` minus the other team
+    card: int  # a best card for the seat to move
+    team: int
+    nodes: int
+
+
+def pit_state(winners: list[int] | tuple[int, ...]) -> int:
+    """The pit state after completed tricks won by the given seats."""
+    teams = {seat & 1 for seat in winners}
+    if not teams:
+        return PIT_NONE
+    if len(teams) == 2:
+        return PIT_MIXED
+    return PIT_NS if 0 in teams else PIT_EW
+
+
+def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, scored: tuple[int, ...]) -> int:
+    """Stuk: held, still to score (NS minus EW): seats that were dealt trump K+Q and have not scored yet.
+
+    Every card gets played, so such a seat will score it whatever the play: a constant of the deal.
+    """
+    stuk = (1 << (trump * 8 + fast.RANK_KING)) | (1 << (trump * 8 + fast.RANK_QUEEN))
+    total = 0
+    for seat in range(4):
+        if original_hands[seat] & stuk == stuk and seat not in scored:
+            total += 20 if seat & 1 == 0 else -20
+    return total
+
+
+class DoubleDummy:
+    """A solver with its own transposition table; not thread-safe, one per thread."""
+
+    def __init__(self, tt_bits: int = 18) -> None:
+        size = 1 << tt_bits
+        self._k1 = np.zeros(size, dtype=np.int64)
+        self._k2 = np.zeros(size, dtype=np.int64)
+        self._meta = np.full(size, -1, dtype=np.int64)
+        self._lo = np.zeros(size, dtype=np.int32)
+        self._hi = np.zeros(size, dtype=np.int32)
+        self._move = np.zeros(size, dtype=np.int8)
+        self._stack = np.zeros((_ROOT_ROW + 1, _FIELDS), dtype=np.int64)
+        self._stats = np.zeros(4, dtype=np.int64)
+        self._values = np.zeros(32, dtype=np.int64)
+        self._hands = np.zeros(4, dtype=np.int64)
+        self._gen = 0
+        self.nodes = 0  # nodes searched by the last call
+
+    def _run(self, pos: Position, rules: SolveRules, node_limit: int, all_moves: bool) -> int | None:
+        count = len(pos.trick)
+        if count > 3 or not 0 <= pos.tricks_done <= 7:
+            raise ValueError("a position has 0..3 cards in the trick and 0..7 completed tricks")
+        cards_left = 32 - 4 * pos.tricks_done
+        for i, mask in enumerate(pos.hands):
+            expected = cards_left // 4 - (1 if ((i - pos.leader) & 3) < count else 0)
+            if fast.popcount(mask) != expected:
+                raise ValueError(f"seat {i} holds {fast.popcount(mask)} cards, expected {expected}")
+        self._gen += 1  # entries of earlier calls (other trump, rules, or an aborted search) never match
+        for i in range(4):
+            self._hands[i] = pos.hands[i]
+        self._stats[_NODES] = 0
+        self._stats[_LIMIT] = node_limit if node_limit > 0 else 1 << 62
+        self._stats[_ABORTED] = 0
+        self._stats[_BEST_MOVE] = NO_CARD
+        self._values.fill(-INF - 1)
+        trick = (*pos.trick, 0, 0, 0)
+        value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
+                                  pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
+                                  self._k1, self._k2, self._meta, self._lo, self._hi, self._move, self._gen,
+                                  self._stack, self._stats, self._values, all_moves))
+        self.nodes = int(self._stats[_NODES])
+        if self._stats[_ABORTED]:
+            return None
+        return value
+
+    def solve(self, pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None,
+              node_limit: int = 0) -> Solution | None:
+        """Best value for ``team`` (default: the side to move) and a best card; None if ``node_limit`` hit."""
+        value = self._run(pos, rules, node_limit, all_moves=False)
+        if value is None:
+            return None
+        side = pos.to_move & 1 if team is None else team
+        return Solution(value if side == 0 else -value, int(self._stats[_BEST_MOVE]), side, self.nodes)
+
+    def card_values(self, pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None,
+                    node_limit: int = 0) -> dict[int, int] | None:
+        """The exact value for ``team`` (default: the side to move) of each legal card of the seat to move."""
+        value = self._run(pos, rules, node_limit, all_moves=True)
+        if value is None:
+            return None
+        side = pos.to_move & 1 if team is None else team
+        sign = 1 if side == 0 else -1
+        return {card: sign * int(v) for card, v in enumerate(self._values) if v > -INF - 1}
+
+
+_shared: DoubleDummy | None = None
+
+
+def _default() -> DoubleDummy:
+    global _shared
+    if _shared is None:
+        _shared = DoubleDummy()
+    return _shared
+
+
+def solve(pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None) -> Solution:
+    """Solve with a shared solver (single-threaded use)."""
+    result = _default().solve(pos, rules, team)
+    assert result is not None
+    return result
+
+
+def card_values(pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None) -> dict[int, int]:
+    result = _default().card_values(pos, rules, team)
+    assert result is not None
+    return result
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every solver function, so no game waits for it."""
+    pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
+    _default().solve(pos, ROTTERDAM, node_limit=2000)
+    _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)

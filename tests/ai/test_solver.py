@@ -1,0 +1,139 @@
+"""The double-dummy solver against a plain minimax written here, on small endings.
+
+The minimax below is deliberately naive: every legal card of every seat, no pruning, no merging of
+equivalent cards; only a memo on complete positions (which changes nothing but speed). It states
+the scoring on its own (points, last-trick 10, roem per trick to the winner, pit) and uses the
+engine's Python rule functions, which the game itself uses.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from engine import fast
+from engine.cards import Seat
+from engine.game import random_deal
+from engine.solver import PIT_EW, PIT_MIXED, PIT_NONE, PIT_NS, DoubleDummy, Position, SolveRules, pit_state
+
+RULE_SETS = [SolveRules(amsterdam, forced, stuk) for amsterdam in (False, True) for forced in (True, False)
+             for stuk in (True, False)]
+
+
+@cache
+def _value(hands: tuple[int, int, int, int], trick: tuple[int, ...], leader: int, done: int, pit: int, trump: int,
+           rules: SolveRules) -> int:
+    """Exact value (NS minus EW) of the rest of the hand: best of the values of every legal card."""
+    results = _card_values(hands, trick, leader, done, pit, trump, rules).values()
+    return max(results) if (leader + len(trick)) & 1 == 0 else min(results)
+
+
+def _card_values(hands: tuple[int, int, int, int], trick: tuple[int, ...], leader: int, done: int, pit: int,
+                 trump: int, rules: SolveRules) -> dict[int, int]:
+    seat = (leader + len(trick)) & 3
+    padded = (*trick, 0, 0, 0)
+    legal = fast.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump,
+                            rules.amsterdam, rules.undertrump_forced)
+    results = {}
+    for card in range(32):
+        if not legal >> card & 1:
+            continue
+        after = list(hands)
+        after[seat] ^= 1 << card
+        left = (after[0], after[1], after[2], after[3])
+        cards = (*trick, card)
+        if len(cards) < 4:
+            results[card] = _value(left, cards, leader, done, pit, trump, rules)
+            continue
+        c0, c1, c2, c3 = cards
+        winner = (leader + fast.trick_winner(c0, c1, c2, c3, trump)) & 3
+        team = winner & 1
+        gain = fast.trick_points(c0, c1, c2, c3, trump) + fast.trick_roem(c0, c1, c2, c3, trump, rules.stuk_in_trick)
+        won_all = pit in (PIT_NONE, PIT_NS if team == 0 else PIT_EW)
+        new_pit = (PIT_NS if team == 0 else PIT_EW) if won_all else PIT_MIXED
+        if done == 7:
+            gain += 10 + (100 if won_all else 0)
+        signed = gain if team == 0 else -gain
+        rest = 0 if done == 7 else _value(left, (), winner, done + 1, new_pit, trump, rules)
+        results[card] = signed + rest
+    return results
+
+
+def random_position(rng: random.Random, tricks_left: int) -> Position:
+    """Play random legal cards from a random deal until ``tricks_left`` remain, plus 0-3 cards."""
+    rules = SolveRules()  # play rules only shape the random play-out
+    trump = rng.randrange(4)
+    hands = list(random_deal(rng, Seat.N).hands)
+    leader = rng.randrange(4)
+    winners: list[int] = []
+    extra = rng.randrange(4)
+    trick: list[int] = []
+    while len(winners) < 8 - tricks_left or len(trick) < extra:
+        if len(winners) == 8 - tricks_left and len(trick) == extra:
+            break
+        seat = (leader + len(trick)) & 3
+        padded = (*trick, 0, 0, 0)
+        legal = fast.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump, rules.amsterdam,
+                                rules.undertrump_forced)
+        card = rng.choice([c for c in range(32) if legal >> c & 1])
+        hands[seat] ^= 1 << card
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + fast.trick_winner(*trick, trump)) & 3
+            winners.append(leader)
+            trick = []
+    return Position((hands[0], hands[1], hands[2], hands[3]), trump, leader, tuple(trick), len(winners),
+                    pit_state(winners))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"ams={r.amsterdam}-forced={r.undertrump_forced}-"
+                                                           f"stuk={r.stuk_in_trick}")
+def test_solver_matches_minimax_on_endings(rules: SolveRules) -> None:
+    rng = random.Random(RULE_SETS.index(rules))
+    solver = DoubleDummy(tt_bits=12)
+    for i in range(60):
+        pos = random_position(rng, tricks_left=2 + i % 3)
+        expected = _card_values(pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.pit, pos.trump, rules)
+        sign = 1 if pos.to_move & 1 == 0 else -1  # the solver answers for the side to move by default
+        result = solver.solve(pos, rules)
+        assert result is not None
+        assert result.value == sign * _value(pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.pit,
+                                             pos.trump, rules), pos
+        assert sign * expected[result.card] == result.value, "the best card reaches the best value"
+        values = solver.card_values(pos, rules)
+        assert values == {card: sign * value for card, value in expected.items()}, pos
+        # Asked for a team explicitly, the value is seen from that team.
+        for_ns = solver.solve(pos, rules, team=0)
+        assert for_ns is not None and for_ns.value == sign * result.value
+
+
+def test_node_limit_aborts() -> None:
+    rng = random.Random(5)
+    pos = random_position(rng, tricks_left=8)
+    solver = DoubleDummy(tt_bits=12)
+    assert solver.solve(pos, SolveRules(), node_limit=50) is None
+    assert solver.nodes <= 51
+    # The solver is still usable afterwards: an aborted search leaves nothing wrong behind.
+    end = random_position(rng, tricks_left=2)
+    expected = _value(end.hands, end.trick, end.leader, end.tricks_done, end.pit, end.trump, SolveRules())
+    result = solver.solve(end, SolveRules(), team=0)
+    assert result is not None and result.value == expected
+
+
+def test_compiled_rules_are_the_engine_rules() -> None:
+    """The numba-compiled legal_mask and trick functions agree with engine.fast run as Python."""
+    from engine import solver as dd
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        hand = rng.getrandbits(32)
+        trick = [rng.randrange(32) for _ in range(4)]
+        count = rng.randrange(4)
+        trump = rng.randrange(4)
+        ams, forced = rng.random() < 0.5, rng.random() < 0.5
+        assert dd._legal_mask(hand, trick[0], trick[1], trick[2], count, trump, ams, forced) == fast.legal_mask(
+            hand, trick[0], trick[1], trick[2], count, trump, ams, forced)
+        assert dd._trick_winner(*trick, trump) == fast.trick_winner(*trick, trump)
+        assert dd._trick_roem(*trick, trump, ams) == fast.trick_roem(*trick, trump, ams)
