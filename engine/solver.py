@@ -79,12 +79,64 @@ _FIELDS = 46
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 
 
+_DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,
+              11, 5, 10, 9)
+
+
 @njit(cache=True)
 def _lowest(mask: int) -> int:  # pragma: no cover - compiled
-    for card in range(32):
-        if (mask >> card) & 1:
-            return card
-    return -1
+    """Index of the lowest set bit of a non-empty 32-bit mask."""
+    return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True)
+def _last_two_tricks(hands: Any, leader: int, pit: int, trump: int, amsterdam: bool, undertrump_forced: bool,
+                     stuk: bool) -> int:  # pragma: no cover - compiled
+    """Exact value of the last two tricks (two cards a hand): plain minimax, at most 16 ways to play.
+
+    Most nodes of a full search lie here; nested loops cost far less than the general search.
+    """
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    max0 = (s0 & 1) == 0
+    best0 = -INF if max0 else INF
+    m0 = hands[s0]
+    while m0:
+        a = _lowest(m0)
+        m0 &= m0 - 1
+        best1 = INF if max0 else -INF  # seat 1 is an opponent of seat 0
+        m1 = _legal_mask(hands[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        while m1:
+            b = _lowest(m1)
+            m1 &= m1 - 1
+            best2 = -INF if max0 else INF
+            m2 = _legal_mask(hands[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            while m2:
+                c = _lowest(m2)
+                m2 &= m2 - 1
+                best3 = INF if max0 else -INF
+                m3 = _legal_mask(hands[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                while m3:
+                    d = _lowest(m3)
+                    m3 &= m3 - 1
+                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
+                    # The last trick plays itself: each seat's other card, from the winner on.
+                    r0 = _lowest(hands[s0] ^ (1 << a))
+                    r1 = _lowest(hands[s1] ^ (1 << b))
+                    r2 = _lowest(hands[s2] ^ (1 << c))
+                    r3 = _lowest(hands[s3] ^ (1 << d))
+                    rest = (r0, r1, r2, r3)
+                    p = (winner - leader) & 3
+                    _, _, last = _finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                                               winner, 7, new_pit, trump, stuk)
+                    value = first + last
+                    best3 = min(best3, value) if max0 else max(best3, value)
+                best2 = max(best2, best3) if max0 else min(best2, best3)
+            best1 = min(best1, best2) if max0 else max(best1, best2)
+        best0 = max(best0, best1) if max0 else min(best0, best1)
+    return best0
 
 
 @njit(cache=True)
@@ -139,7 +191,7 @@ def _in_sequence(card: int, others: int) -> bool:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, undertrump_forced: bool,
-               tt_best: int) -> int:  # pragma: no cover - compiled
+               tt_best: int, history: Any) -> int:  # pragma: no cover - compiled
     """Fill ``row``'s moves (legal cards, equivalent ones merged) best-first; return how many.
 
     Two cards of a suit in one hand are the same move when no card held by another seat (or lying
@@ -221,8 +273,15 @@ def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, und
                     key = 32 + points
                 else:
                     key = 16 - points - power
+                if partner_heads and count == 3:
+                    key = 128 + points  # the partner's trick is won: give it points, do not take it over
+            # Cards that refuted positions elsewhere (history heuristic) break ties, and decide leads.
+            if count == 0:
+                key = history[seat * 32 + card] * 64 + key
+            else:
+                key = key * (1 << 30) + history[seat * 32 + card]
             if card == tt_best:
-                key = 1000
+                key = 1 << 60
             # Insert in order, highest key first.
             j = n
             while j > 0 and row[_KEYS + j - 1] < key:
@@ -242,7 +301,7 @@ def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, und
 def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                alpha: int, beta: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
                tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any,
-               stats: Any) -> int:  # pragma: no cover - compiled
+               stats: Any, history: Any) -> int:  # pragma: no cover - compiled
     """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
 
     ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
@@ -302,6 +361,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
             elif lower >= row[_BETA]:
                 ret = lower
                 resolved = True
+            elif n_count == 0 and row[_DONE] == 6:
+                ret = _last_two_tricks(hands, n_leader, n_pit, trump, amsterdam, undertrump_forced, stuk)
+                resolved = True
             elif n_count == 0 and row[_DONE] == 7:
                 # Last trick: every hand holds one card, nothing to choose.
                 l0 = _lowest(hands[n_leader])
@@ -344,7 +406,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
             row[_ALPHA0] = row[_ALPHA]
             row[_BETA0] = row[_BETA]
             seat = (n_leader + n_count) & 3
-            row[_N] = _gen_moves(hands, seat, row, trump, amsterdam, undertrump_forced, tt_best)
+            row[_N] = _gen_moves(hands, seat, row, trump, amsterdam, undertrump_forced, tt_best, history)
             row[_IDX] = 0
             row[_BEST] = -INF if (seat & 1) == 0 else INF
             row[_BEST_CARD] = row[_MOVES]
@@ -370,6 +432,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                         row[_BETA] = value
             if row[_ALPHA] >= row[_BETA]:
                 row[_IDX] = row[_N]
+                left = 8 - row[_DONE]
+                history[seat * 32 + card] += left * left
             else:
                 row[_IDX] += 1
         if row[_IDX] < row[_N]:
@@ -447,7 +511,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
 @njit(cache=True)
 def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, guess: int,
           trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any, tt_meta: Any,
-          tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any) -> int:  # pragma: no cover
+          tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
+          history: Any) -> int:  # pragma: no cover
     """Exact value by zero-window searches (MTD(f)): each proves a bound, the table keeps them all."""
     lo = -INF
     hi = INF
@@ -455,7 +520,8 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
     while lo < hi:
         beta = g + 1 if g == lo else g
         g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, beta - 1, beta, trump, amsterdam,
-                       undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, gen, stack, stats)
+                       undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, gen, stack, stats,
+                       history)
         if stats[_ABORTED]:
             return 0
         if g < beta:
@@ -469,7 +535,7 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                   trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any,
                   tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
-                  values: Any, all_moves: bool) -> int:  # pragma: no cover - compiled
+                  values: Any, all_moves: bool, history: Any) -> int:  # pragma: no cover - compiled
     """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
 
     The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
@@ -484,7 +550,7 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     root[_C1] = c1
     root[_C2] = c2
     root[_COUNT] = count
-    n = _gen_moves(hands, seat, root, trump, amsterdam, undertrump_forced, NO_CARD)
+    n = _gen_moves(hands, seat, root, trump, amsterdam, undertrump_forced, NO_CARD, history)
     best = -INF if maximise else INF
     best_card = NO_CARD
     guess = 0
@@ -509,25 +575,25 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         elif all_moves or i == 0:
             value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
                                    trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                   tt_move, gen, stack, stats)
+                                   tt_move, gen, stack, stats, history)
         else:
             # Only a better move needs its exact value: test it first with a zero window.
             edge = best - signed
             if maximise:
                 test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1,
                                   trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                  tt_move, gen, stack, stats)
+                                  tt_move, gen, stack, stats, history)
                 better = test > edge
             else:
                 test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge,
                                   trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                  tt_move, gen, stack, stats)
+                                  tt_move, gen, stack, stats, history)
                 better = test < edge
             value = best
             if better and not stats[_ABORTED]:
                 value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, test,
                                        trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo,
-                                       tt_hi, tt_move, gen, stack, stats)
+                                       tt_hi, tt_move, gen, stack, stats, history)
         hands[seat] = hand
         if stats[_ABORTED]:
             return 0
@@ -620,6 +686,7 @@ class DoubleDummy:
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
+        self._history = np.zeros(4 * 32, dtype=np.int64)
         self._gen = 0
         self.nodes = 0  # nodes searched by the last call
 
@@ -640,11 +707,12 @@ class DoubleDummy:
         self._stats[_ABORTED] = 0
         self._stats[_BEST_MOVE] = NO_CARD
         self._values.fill(-INF - 1)
+        self._history.fill(0)
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
                                   self._k1, self._k2, self._meta, self._lo, self._hi, self._move, self._gen,
-                                  self._stack, self._stats, self._values, all_moves))
+                                  self._stack, self._stats, self._values, all_moves, self._history))
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None
