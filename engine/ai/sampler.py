@@ -1,0 +1,230 @@
+"""Deals of the unseen cards that agree with everything one seat knows.
+
+What a seat knows (``Knowledge``): its own hand, every card played and by whom, so how many cards
+each other seat still holds, and what each play revealed under the table's play rules
+(rules.md section 4):
+
+- not following suit: void in the led suit;
+- not trumping when the rules forced a trump: no trumps (or, when a trump was already in the trick
+  and undertrumping is forbidden, no trump above it). Under amsterdam a player whose partner heads
+  the trick may decline to trump, so that shows nothing;
+- a trump below the one in the trick (failing to overtrump when it was required): no higher trump;
+  where undertrumping was allowed only with nothing but trumps in hand, no other suit either.
+
+Stuk: held gives nothing more: it is scored when the holder plays the second of K and Q, so both
+cards are visible by then, and a seat that played one of them may or may not hold the other.
+
+Sampling assigns the most constrained cards first, each to a seat that may hold it with a
+probability proportional to that seat's free places (uniform when nothing is known), and restarts on
+a dead end; a randomised exhaustive search is the fallback, so a consistent deal is always found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import fast
+from engine.actions import Call
+from engine.cards import FULL_DECK_MASK
+from engine.randomness import RandomSource
+from engine.rules import Rules
+from engine.view import SeatView
+
+_GREEDY_TRIES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    seat: int
+    own: int  # the seat's own hand (mask)
+    unseen: int  # cards held by the three other seats
+    sizes: tuple[int, int, int, int]  # cards each seat holds now
+    forbidden: tuple[int, int, int, int]  # cards each seat cannot hold (own seat: everything but ``own``)
+    trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
+
+    def allows(self, hands: tuple[int, int, int, int]) -> bool:
+        """Whether a full set of current hands agrees with this knowledge."""
+        union = 0
+        for seat in range(4):
+            if hands[seat] & union or fast.popcount(hands[seat]) != self.sizes[seat]:
+                return False
+            if hands[seat] & self.forbidden[seat]:
+                return False
+            union |= hands[seat]
+        return hands[self.seat] == self.own and union == self.own | self.unseen
+
+
+def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: bool,
+                   undertrump_forced: bool) -> int:
+    """Cards the player of ``card`` on ``trick`` (cards before it) cannot have held at that moment."""
+    count = len(trick)
+    if count == 0:
+        return 0
+    led = trick[0] >> 3
+    suit = card >> 3
+    trump_suit = fast.SUIT_MASK[trump]
+    top = -1  # strongest trump in the trick so far
+    head, head_power = 0, fast.card_power(trick[0], trump, led)
+    for i, earlier in enumerate(trick):
+        if earlier >> 3 == trump:
+            top = max(top, fast.TRUMP_STRENGTH[earlier & 7])
+        power = fast.card_power(earlier, trump, led)
+        if power > head_power:
+            head, head_power = i, power
+    above = fast.TRUMP_ABOVE[trump * 9 + top + 1]
+    strength = fast.TRUMP_STRENGTH[card & 7]
+    if suit == led:
+        if led == trump and strength < top:
+            return above  # followed trump without overtrumping: could not
+        return 0
+    forbidden = fast.SUIT_MASK[led]  # did not follow suit
+    if led == trump:
+        return forbidden
+    partner_heads = count >= 2 and head == count - 2
+    if suit != trump:
+        if amsterdam and partner_heads:
+            return forbidden  # free not to trump: says nothing about trumps
+        if top < 0 or undertrump_forced:
+            return forbidden | trump_suit  # had to trump: holds none
+        return forbidden | above  # could not overtrump, and undertrumping was not allowed
+    if top >= 0 and strength < top:
+        forbidden |= above  # undertrumped: no higher trump
+        if (amsterdam and partner_heads) or not undertrump_forced:
+            forbidden |= FULL_DECK_MASK & ~trump_suit  # allowed only with nothing but trumps
+    return forbidden
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    """Everything ``view.seat`` knows about where the unseen cards are."""
+    seat = int(view.seat)
+    own = view.hand_mask
+    played = view.played_mask
+    unseen = FULL_DECK_MASK & ~own & ~played
+    sizes = [8, 8, 8, 8]
+    forbidden = [0, 0, 0, 0]
+    rules: Rules = view.rules
+    trump = int(view.trump) if view.trump is not None else -1
+    tricks = [(int(t.leader), tuple(int(c) for c in t.cards)) for t in view.tricks]
+    if view.trick_leader is not None and view.trick:
+        tricks.append((int(view.trick_leader), tuple(int(c) for c in view.trick)))
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            player = (leader + i) & 3
+            sizes[player] -= 1
+            if trump >= 0 and player != seat:
+                forbidden[player] |= play_inference(cards[:i], card, trump, rules.amsterdam, rules.undertrump_forced)
+    hint = [0, 0, 0, 0]
+    if view.player is not None and trump >= 0 and int(view.player) != seat and _chose_freely(view):
+        hint[int(view.player)] = 3  # a seat that chose trump of its own accord usually holds three or more
+    forbidden[seat] = FULL_DECK_MASK & ~own
+    for other in range(4):
+        if other != seat:
+            forbidden[other] &= unseen  # cards already seen need no rule
+    return Knowledge(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
+                     (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]))
+
+
+def _chose_freely(view: SeatView) -> bool:
+    """Whether the player named trump by choice (not as the forced seat or in verplicht)."""
+    calls = [call for _, call in view.bids]
+    if not calls or calls[-1] is Call.PASS:
+        return False
+    if view.rules.bidding.value == "verplicht":
+        return False
+    if view.rules.bidding.value == "vrij":
+        return len(calls) <= 4
+    return len(view.turned) < 3  # draaien: the third turned suit is forced on the elder hand
+
+
+def sample_deal(know: Knowledge, rng: RandomSource) -> tuple[int, int, int, int]:
+    """Current hands of all four seats: the own hand as it is, the unseen cards dealt consistently."""
+    cards = [c for c in range(32) if know.unseen >> c & 1]
+    eligible = {c: [s for s in range(4) if s != know.seat and not know.forbidden[s] >> c & 1] for c in cards}
+    for _ in range(_GREEDY_TRIES):
+        hands = _greedy(know, cards, eligible, rng)
+        if hands is not None:
+            return hands
+    hands = _exhaustive(know, cards, eligible, rng)
+    if hands is None:
+        raise ValueError("no deal agrees with this seat's knowledge")
+    return hands
+
+
+def sample_deals(view: SeatView, rng: RandomSource, count: int, bias: bool = True) -> list[tuple[int, int, int, int]]:
+    """``count`` consistent deals; with ``bias``, the bidding tilts them (trumps with the player)."""
+    know = knowledge(view)
+    return [sample_biased(know, rng, view, bias) for _ in range(count)]
+
+
+def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool = True) -> tuple[int, int, int, int]:
+    """One consistent deal; with ``bias`` a few draws are spent to prefer trump length with the player."""
+    hands = sample_deal(know, rng)
+    if not bias or view.trump is None or not any(know.trump_length_hint):
+        return hands
+    trump_mask = fast.SUIT_MASK[int(view.trump)]
+    played_by = [0, 0, 0, 0]
+    for trick in view.tricks:
+        for seat, card in trick.plays:
+            played_by[seat] |= 1 << card
+    if view.trick_leader is not None:
+        for seat, card in view.trick_plays:
+            played_by[seat] |= 1 << card
+    for _ in range(8):
+        if all(fast.popcount((hands[s] | played_by[s]) & trump_mask) >= know.trump_length_hint[s]
+               for s in range(4)):
+            break
+        hands = sample_deal(know, rng)
+    return hands
+
+
+def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
+            rng: RandomSource) -> tuple[int, int, int, int] | None:
+    order = cards[:]
+    rng.shuffle(order)
+    order.sort(key=lambda c: len(eligible[c]))  # stable: random among equally constrained cards
+    free = list(know.sizes)
+    free[know.seat] = 0
+    hands = [0, 0, 0, 0]
+    hands[know.seat] = know.own
+    for card in order:
+        seats = [s for s in eligible[card] if free[s] > 0]
+        total = sum(free[s] for s in seats)
+        if total == 0:
+            return None
+        pick = rng.randrange(total)
+        for s in seats:
+            pick -= free[s]
+            if pick < 0:
+                hands[s] |= 1 << card
+                free[s] -= 1
+                break
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def _exhaustive(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
+                rng: RandomSource) -> tuple[int, int, int, int] | None:
+    order = sorted(cards, key=lambda c: len(eligible[c]))
+    free = list(know.sizes)
+    free[know.seat] = 0
+    hands = [0, 0, 0, 0]
+    hands[know.seat] = know.own
+
+    def place(i: int) -> bool:
+        if i == len(order):
+            return True
+        card = order[i]
+        seats = eligible[card][:]
+        rng.shuffle(seats)
+        for s in seats:
+            if free[s] > 0:
+                free[s] -= 1
+                hands[s] |= 1 << card
+                if place(i + 1):
+                    return True
+                free[s] += 1
+                hands[s] ^= 1 << card
+        return False
+
+    if not place(0):
+        return None
+    return hands[0], hands[1], hands[2], hands[3]

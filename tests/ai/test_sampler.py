@@ -1,0 +1,79 @@
+"""Sampled deals agree with everything the seat knows, and what it knows is true of the real deal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import fast
+from engine.ai.sampler import knowledge, play_inference, sample_deals
+from engine.cards import SEATS, Card
+from engine.game import Game, Phase
+from engine.rules import Rules
+from engine.view import seat_view
+
+RULES = [Rules().with_changes(play=play, undertrump=under) for play in ("rotterdam", "amsterdam")
+         for under in ("forced", "forbidden")]
+
+
+def current_hands(game: Game) -> tuple[int, int, int, int]:
+    hand = game.hand
+    assert hand is not None
+    return hand.hands[0], hand.hands[1], hand.hands[2], hand.hands[3]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.play.value}-{r.undertrump_rule.value}")
+def test_sampled_deals_agree_with_what_the_seat_knows(rules: Rules) -> None:
+    rng = random.Random(7)
+    checked_voids = 0
+    for _ in range(6):
+        game = Game(rules.with_changes(bidding="verplicht", length="1"))
+        game.deal_random(rng)
+        while game.phase is Phase.BIDDING:
+            game.apply(rng.choice(game.legal_actions()))
+        while game.phase is Phase.PLAY:
+            truth = current_hands(game)
+            for seat in SEATS:
+                view = seat_view(game, seat)
+                know = knowledge(view)
+                # What the seat infers is true of the real deal (no wrong inference).
+                assert know.allows(truth), (seat, view.tricks, view.trick)
+                checked_voids += sum(1 for s in SEATS if s != seat and know.forbidden[s])
+                for deal in sample_deals(view, rng, 3):
+                    assert know.allows(deal)
+                    assert deal[seat] == view.hand_mask  # own hand fixed
+                    union = 0
+                    for s in SEATS:
+                        assert not deal[s] & union  # no card twice
+                        union |= deal[s]
+                        assert fast.popcount(deal[s]) == fast.popcount(truth[s])  # hand sizes
+                        assert not deal[s] & know.forbidden[s]  # voids and trump limits respected
+                    assert union | view.played_mask == (1 << 32) - 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked_voids > 0  # the games did reveal something
+
+
+def test_inference_reads_the_table_rules() -> None:
+    trump = 0  # clubs
+    hearts = fast.SUIT_MASK[2]
+    clubs = fast.SUIT_MASK[0]
+    # Hearts led, partner (two seats back) heads with the ace, a diamond discarded.
+    trick = (int(Card.HA), int(Card.H7))
+    ams = play_inference(trick, int(Card.D7), trump, amsterdam=True, undertrump_forced=False)
+    rot = play_inference(trick, int(Card.D7), trump, amsterdam=False, undertrump_forced=True)
+    assert ams == hearts  # amsterdam: may decline to trump, so no evidence about clubs
+    assert rot == hearts | clubs  # rotterdam: had to trump, so holds none
+    # An opponent trumped with the jack; a heart discard under forbidden undertrump shows no trump above it.
+    trick = (int(Card.HA), int(Card.CJ))
+    above_jack = play_inference(trick, int(Card.D7), trump, amsterdam=False, undertrump_forced=False)
+    assert above_jack == hearts  # nothing beats the jack of trumps: no trump is excluded
+    trick = (int(Card.HA), int(Card.CQ))
+    shown = play_inference(trick, int(Card.D7), trump, amsterdam=False, undertrump_forced=False)
+    assert shown & clubs == fast.TRUMP_ABOVE[trump * 9 + fast.TRUMP_STRENGTH[int(Card.CQ) & 7] + 1]
+    # Undertrumping when it is forbidden shows a hand of nothing but trumps.
+    low = play_inference(trick, int(Card.C7), trump, amsterdam=False, undertrump_forced=False)
+    assert low & ~clubs == (1 << 32) - 1 & ~clubs
+    # Following trump without overtrumping shows no higher trump.
+    follow = play_inference((int(Card.C9),), int(Card.C7), trump, amsterdam=False, undertrump_forced=True)
+    assert follow == fast.TRUMP_ABOVE[trump * 9 + fast.TRUMP_STRENGTH[int(Card.C9) & 7] + 1]
