@@ -1,0 +1,122 @@
+"""``klaverjas bench ai``: double-dummy solve times and pimc decision times, as JSON-ready figures.
+
+Solver: random deals and trumps (rotterdam), solved from the first lead, and from the start of the
+2nd and 3rd trick after the solver's own best play up to there. pimc: whole hands played by four
+pimc players at default settings, every decision timed (forced single-card plays included, as a
+table sees them). Deals come from a fixed seed, so runs are comparable.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import fast
+from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
+from engine.cards import SEATS, Seat
+from engine.game import Game, Phase, random_deal
+from engine.rules import Rules
+from engine.solver import DoubleDummy, Position, SolveRules, pit_state
+from engine.view import seat_view
+
+_DEFAULT_SECONDS = 20.0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return round(ordered[index], 2)
+
+
+def _advance(pos: Position, solver: DoubleDummy, rules: SolveRules, winners: list[int]) -> Position:
+    """Play one trick with the solver's best cards."""
+    hands = list(pos.hands)
+    leader = pos.leader
+    trick: list[int] = []
+    for _ in range(4):
+        current = Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, leader, tuple(trick),
+                           pos.tricks_done, pit_state(winners))
+        result = solver.solve(current, rules)
+        assert result is not None
+        hands[current.to_move] ^= 1 << result.card
+        trick.append(result.card)
+    winner = (leader + fast.trick_winner(trick[0], trick[1], trick[2], trick[3], pos.trump)) & 3
+    winners.append(winner)
+    return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, winner, (), pos.tricks_done + 1,
+                    pit_state(winners))
+
+
+def bench_solver(seconds: float) -> dict[str, object]:
+    rng = SeededRandom(2024)
+    solver = DoubleDummy()
+    rules = SolveRules()
+    full: list[float] = []
+    second: list[float] = []
+    third: list[float] = []
+    stop = time.perf_counter() + seconds
+    while time.perf_counter() < stop or len(full) < 5:
+        deal = random_deal(rng, SEATS[rng.randrange(4)])
+        trump = rng.randrange(4)
+        pos = Position(deal.hands, trump, (deal.dealer + 1) & 3)
+        start = time.perf_counter()
+        solver.solve(pos, rules)
+        full.append((time.perf_counter() - start) * 1000.0)
+        winners: list[int] = []
+        for times in (second, third):
+            pos = _advance(pos, solver, rules, winners)
+            start = time.perf_counter()
+            solver.solve(pos, rules)
+            times.append((time.perf_counter() - start) * 1000.0)
+    return {
+        "dd_deals": len(full),
+        "dd_full_median_ms": _percentile(full, 0.5),
+        "dd_full_p95_ms": _percentile(full, 0.95),
+        "dd_full_p99_ms": _percentile(full, 0.99),
+        "dd_full_max_ms": _percentile(full, 1.0),
+        "dd_trick2_median_ms": _percentile(second, 0.5),
+        "dd_trick3_median_ms": _percentile(third, 0.5),
+    }
+
+
+def bench_pimc(seconds: float) -> dict[str, object]:
+    rng = SeededRandom(7)
+    players = [PimcPlayer(seed=i) for i in range(4)]
+    times: list[float] = []
+    samples: list[int] = []
+    hands = 0
+    stop = time.perf_counter() + seconds
+    while time.perf_counter() < stop or hands < 1:
+        game = Game(Rules().with_changes(length="1"))
+        game.deal_random(rng, Seat.N)
+        while game.phase in (Phase.BIDDING, Phase.PLAY):
+            seat = game.to_act
+            assert seat is not None
+            view = seat_view(game, seat)
+            start = time.perf_counter()
+            action = players[seat].choose(view)
+            times.append((time.perf_counter() - start) * 1000.0)
+            samples.append(players[seat].last_samples)
+            game.apply(action, seat)
+        hands += 1
+    return {
+        "pimc_hands": hands,
+        "pimc_decisions": len(times),
+        "pimc_median_ms": _percentile(times, 0.5),
+        "pimc_p95_ms": _percentile(times, 0.95),
+        "pimc_max_ms": _percentile(times, 1.0),
+        "pimc_mean_samples": round(sum(samples) / max(1, len(samples)), 1),
+        "pimc_samples_setting": players[0].samples,
+        "pimc_time_budget_ms": players[0].time_budget_ms,
+    }
+
+
+def bench_ai(seconds: float | None) -> dict[str, object]:
+    """Solver and pimc timings; ``seconds`` is the time spent on each of the two measurements."""
+    budget = seconds if seconds is not None else _DEFAULT_SECONDS
+    start = time.perf_counter()
+    warm_up()
+    result: dict[str, object] = {"warm_up_ms": round((time.perf_counter() - start) * 1000.0, 1)}
+    result.update(bench_solver(budget))
+    result.update(bench_pimc(budget))
+    return result
