@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
-FELTS = ("green", "blue", "red")
+FELTS = ("green", "navy", "burgundy")  # rendering.theme.FELTS
 LANGUAGES = ("en", "nl")
 MISSES_BEFORE_AWAY = 2
 
@@ -353,8 +353,8 @@ class TableService:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            busy = [t for t in self.tables.values() if t.task is not None and not t.task.done()
-                    and self._driver_will_act(t)]
+            busy = [t for t in self.tables.values() if t.lock.locked() or (
+                t.task is not None and not t.task.done() and self._driver_will_act(t))]
             if not busy:
                 return
             if loop.time() > deadline:

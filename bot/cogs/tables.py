@@ -1,0 +1,171 @@
+"""Opening, configuring, leaving and stopping tables: /klaverjas start, settings, leave, stop, rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.announcer import lobby_text, lobby_view
+from bot.handlers import bot_of, guarded, reply, user_lang
+from bot.i18n import t
+from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings
+
+if TYPE_CHECKING:
+    from bot.discord_app import KlaverjasBot
+
+
+def _choices(values: tuple[str, ...] | list[str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=value, value=value) for value in values]
+
+
+SETTING_DESCRIPTIONS = {
+    "rules": _("Play rules: rotterdam or amsterdam"),
+    "undertrump": _("Undertrumping: forced or forbidden"),
+    "bidding": _("Bidding: vrij, verplicht or draaien"),
+    "length": _("Match length: hands (16, 8) or a target (to1001)"),
+    "roem": _("Roem: auto or declared"),
+    "stuk": _("Stuk: trick or held"),
+    "ai": _("AI level: easy, normal or hard"),
+    "theme": _("Felt colour"),
+    "language": _("Language of the table: en or nl"),
+}
+SETTING_CHOICES = {
+    "rules": _choices(("rotterdam", "amsterdam")),
+    "undertrump": _choices(("forced", "forbidden")),
+    "bidding": _choices(("vrij", "verplicht", "draaien")),
+    "roem": _choices(("auto", "declared")),
+    "stuk": _choices(("trick", "held")),
+    "ai": _choices(AI_LEVELS),
+    "theme": _choices(tuple(FELTS)),
+    "language": _choices(LANGUAGES),
+}
+
+
+def settings_from(base: TableSettings, rules: str | None, undertrump: str | None, bidding: str | None,
+                  length: str | None, roem: str | None, stuk: str | None, ai: str | None, theme: str | None,
+                  language: str | None) -> TableSettings:
+    return base.with_changes(play=rules, undertrump=undertrump, bidding=bidding, length=length, roem=roem, stuk=stuk,
+                             ai_level=ai, felt=theme, language=language)
+
+
+async def guild_defaults(bot: KlaverjasBot, guild_id: int | None, lang: str) -> TableSettings:
+    stored = await bot.store.guild_defaults(guild_id) if guild_id is not None else None
+    return stored if stored is not None else TableSettings(language=lang)
+
+
+@app_commands.command(name=_("start"), description=_("Open a Klaverjas table in this channel"))
+@app_commands.describe(**SETTING_DESCRIPTIONS)  # type: ignore[arg-type]
+@app_commands.choices(**SETTING_CHOICES)  # type: ignore[arg-type]
+async def start(interaction: discord.Interaction[Any], rules: str | None = None, undertrump: str | None = None,
+                bidding: str | None = None, length: str | None = None, roem: str | None = None,
+                stuk: str | None = None, ai: str | None = None, theme: str | None = None,
+                language: str | None = None) -> None:
+    bot = bot_of(interaction)
+
+    async def work() -> None:
+        base = await guild_defaults(bot, interaction.guild_id, user_lang(interaction))
+        settings = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
+        table = await bot.service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
+                                               settings=settings, guild_id=interaction.guild_id,
+                                               channel_id=interaction.channel_id)
+        view = lobby_view(table)
+        callback = await interaction.response.send_message(lobby_text(table), view=view)
+        view.stop()
+        message_id = callback.message_id if callback is not None else None
+        table.lobby_message_id = message_id or (await interaction.original_response()).id
+        await bot.service.save_discord(table)
+
+    await guarded(interaction, None, work)
+
+
+@app_commands.command(name=_("settings"), description=_("Set this server's default table settings"))
+@app_commands.describe(**SETTING_DESCRIPTIONS)  # type: ignore[arg-type]
+@app_commands.choices(**SETTING_CHOICES)  # type: ignore[arg-type]
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.checks.has_permissions(manage_guild=True)
+async def settings(interaction: discord.Interaction[Any], rules: str | None = None, undertrump: str | None = None,
+                   bidding: str | None = None, length: str | None = None, roem: str | None = None,
+                   stuk: str | None = None, ai: str | None = None, theme: str | None = None,
+                   language: str | None = None) -> None:
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        if interaction.guild_id is None:
+            raise ServiceError("not_here")
+        base = await guild_defaults(bot, interaction.guild_id, lang)
+        new = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
+        await bot.store.set_guild_defaults(interaction.guild_id, new)
+        await reply(interaction, t("settings.saved", lang) + "\n" + describe_settings(new, lang))
+
+    await guarded(interaction, None, work)
+
+
+def describe_settings(settings: TableSettings, lang: str) -> str:
+    rules = settings.rules
+    lines = [f"rules: {rules.play.value}", f"undertrump: {rules.undertrump_rule.value}",
+             f"bidding: {rules.bidding.value}", f"forced: {rules.forced.value}",
+             f"length: {rules.length.describe()}", f"roem: {rules.roem.value}", f"stuk: {rules.stuk.value}",
+             f"ai: {settings.ai_level}", f"theme: {settings.felt}", f"language: {settings.language}"]
+    return "\n".join(f"• {line}" for line in lines)
+
+
+@app_commands.command(name=_("leave"), description=_("Leave the table; an AI player takes your seat"))
+async def leave(interaction: discord.Interaction[Any]) -> None:
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        await bot.service.leave(table.id, interaction.user.id)
+        await reply(interaction, t("left_ai", lang))
+
+    await guarded(interaction, None, work)
+
+
+@app_commands.command(name=_("stop"), description=_("Stop the table (host, majority of players, or moderators)"))
+async def stop(interaction: discord.Interaction[Any]) -> None:
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        table = bot.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        perms = interaction.permissions
+        stopped = await bot.service.stop(table.id, interaction.user.id, can_manage=perms.manage_messages)
+        await reply(interaction, t("ok", lang) if stopped else t("stop.voted", lang))
+
+    await guarded(interaction, None, work)
+
+
+@app_commands.command(name=_("rules"), description=_("Show this table's rules"))
+async def rules_command(interaction: discord.Interaction[Any]) -> None:
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        table = bot.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        tlang = table.settings.language
+        title = t("rules.title", tlang, table=table.id)
+        await reply(interaction, title + "\n" + describe_settings(table.settings, lang))
+
+    await guarded(interaction, None, work)
+
+
+class Tables(commands.Cog):
+    def __init__(self, bot: KlaverjasBot) -> None:
+        self.bot = bot
+
+
+async def setup(bot: KlaverjasBot) -> None:
+    commands_: tuple[Any, ...] = (start, settings, leave, stop, rules_command)
+    for command in commands_:
+        bot.klaverjas.add_command(command, override=True)
+    await bot.add_cog(Tables(bot))

@@ -1,0 +1,86 @@
+"""Bot configuration from environment variables, or a ``.env`` file in the working directory.
+
+Variables already set in the environment win over the file. Every value has a sensible default
+except the token.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.service import ServiceConfig
+from bot.store import DEFAULT_PATH
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot be used; the message names the variable and what it takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    token: str | None
+    db_path: Path = DEFAULT_PATH
+    dev_guild: int | None = None  # sync commands to this guild only: instant, for development
+    log_level: str = "INFO"
+    ai_pause: float = 1.0
+    turn_time: float = 120.0
+    deal_pause: float = 2.0
+
+    def service_config(self) -> ServiceConfig:
+        return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time)
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; ``#`` comments and blank lines skipped, optional quotes removed."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def _number(env: Mapping[str, str], key: str, default: float, minimum: float) -> float:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, not {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{key} must be at least {minimum:g} seconds, not {raw!r}")
+    return value
+
+
+def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> BotConfig:
+    merged: dict[str, str] = dict(read_dotenv(dotenv)) if dotenv is not None else {}
+    merged.update(os.environ if env is None else env)
+    token = merged.get("DISCORD_TOKEN", "").strip() or None
+    guild_raw = merged.get("KLAVERJAS_DEV_GUILD", "").strip()
+    if guild_raw and not guild_raw.isdigit():
+        raise ConfigError(f"KLAVERJAS_DEV_GUILD must be a server id (a number), not {guild_raw!r}")
+    level = merged.get("KLAVERJAS_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"KLAVERJAS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    return BotConfig(
+        token=token,
+        db_path=Path(merged.get("KLAVERJAS_DB", "").strip() or DEFAULT_PATH),
+        dev_guild=int(guild_raw) if guild_raw else None,
+        log_level=level,
+        ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", 1.0, 0.0),
+        turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, 10.0),
+        deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
+    )

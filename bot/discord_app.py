@@ -1,0 +1,74 @@
+"""The discord.py client: registers the restart-proof buttons, loads the cogs, rebuilds running tables
+and syncs slash commands only when they changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.announcer import Announcer
+from bot.cogs import EXTENSIONS, make_group
+from bot.config import BotConfig
+from bot.i18n import COMMAND_TEXTS, Translator
+from bot.service import ChooseFn, ServiceConfig, TableService
+from bot.store import SqliteStore
+from bot.ui import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+
+class KlaverjasBot(commands.Bot):
+    def __init__(self, store: SqliteStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
+                 sync_commands: bool = True, choose: ChooseFn | None = None) -> None:
+        # Default intents only: interactions carry the member, nothing privileged is needed.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.store = store
+        self.service = TableService(store, service_config, choose=choose)
+        self.announcer = Announcer(self)
+        self.service.subscribe(self.announcer.on_event)
+        self.dev_guild = dev_guild
+        self.sync_commands = sync_commands
+        self.klaverjas = make_group()
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(Translator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.add_command(self.klaverjas)
+        if self.sync_commands:
+            await self.sync_if_changed()
+        restored = await self.service.restore()
+        if restored:
+            log.info("rebuilt %d table(s) from the store", len(restored))
+
+    async def sync_if_changed(self) -> bool:
+        """Sync the command tree only when its payload differs from the last synced one."""
+        guild = discord.Object(self.dev_guild) if self.dev_guild is not None else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps([payload, COMMAND_TEXTS], sort_keys=True).encode()).hexdigest()
+        key = f"commands_hash:{self.dev_guild or 'global'}"
+        if await self.store.get_meta(key) == digest:
+            log.info("slash commands unchanged: not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        log.info("slash commands synced (%s)", f"guild {self.dev_guild}" if guild else "global")
+        return True
+
+    async def close(self) -> None:
+        await self.service.close()
+        await super().close()
+        await self.store.close()
+
+
+async def create_bot(config: BotConfig) -> KlaverjasBot:
+    store = await SqliteStore(config.db_path).open()
+    return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild)

@@ -1,0 +1,177 @@
+"""What a click or command does: find the table, call the service, answer privately on refusal.
+
+Shared by the buttons (``bot.ui``) and the cogs; the game's rules are the engine's and the service's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.announcer import hand_payload, lobby_text, lobby_view, names_of
+from bot.i18n import error_text, lang_of, t
+from bot.service import ServiceError, Table
+from engine.actions import Call
+from engine.cards import Card
+from engine.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from bot.discord_app import KlaverjasBot
+
+log = logging.getLogger(__name__)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> KlaverjasBot:
+    return cast("KlaverjasBot", interaction.client)
+
+
+def user_lang(interaction: discord.Interaction[Any]) -> str:
+    return lang_of(interaction.locale)
+
+
+async def reply(interaction: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
+    """A private answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+
+
+def refusal(error: Exception, lang: str, table: Table | None = None) -> str:
+    if isinstance(error, ServiceError):
+        params = dict(error.params)
+        if error.code == "not_host" and table is not None:
+            params.setdefault("host", f"<@{table.host_id}>")
+        if "seat" in params and hasattr(params["seat"], "letter"):
+            params["seat"] = params["seat"].letter
+        return error_text(error.code, params, lang)
+    if isinstance(error, IllegalActionError):
+        params = dict(error.params)
+        if error.code == "not_your_turn" and table is not None and "seat" in params:
+            from engine.cards import Seat
+
+            params["name"] = names_of(table)[Seat.parse(params["seat"])]
+        return error_text(error.code, params, lang, error.reason)
+    return t("error.unknown", lang)
+
+
+async def guarded(interaction: discord.Interaction[Any], table_id: int | None,
+                  work: Callable[[], Awaitable[None]]) -> None:
+    """Run ``work``; a refusal becomes a private message in the clicker's language, nothing else changes."""
+    lang = user_lang(interaction)
+    try:
+        await work()
+    except (ServiceError, IllegalActionError) as error:
+        table = bot_of(interaction).service.tables.get(table_id) if table_id is not None else None
+        await reply(interaction, refusal(error, lang, table))
+    except discord.HTTPException:
+        log.exception("Discord refused an answer")
+    except Exception:
+        log.exception("handling an interaction failed")
+        await reply(interaction, t("error.unknown", lang))
+
+
+# ------------------------------------------------------------------ lobby
+
+
+async def lobby_click(interaction: discord.Interaction[Any], table_id: int, op: str) -> None:
+    bot = bot_of(interaction)
+    service = bot.service
+    user = interaction.user
+
+    async def work() -> None:
+        table = service.get(table_id)
+        lang = user_lang(interaction)
+        if op == "join":
+            seat = await service.join(table_id, user.id, user.display_name)
+            text = t("joined", lang, seat=seat.letter)
+        elif op == "leave":
+            await service.leave(table_id, user.id)
+            text = t("left", lang)
+        elif op == "ai":
+            seat = await service.add_ai(table_id, user.id)
+            text = t("ai_added", lang, seat=seat.letter)
+        elif op == "start":
+            # Starting opens a thread and renders: answer first (within Discord's 3 seconds).
+            await interaction.response.defer()
+            await service.start(table_id, user.id)
+            return
+        else:
+            return
+        view = lobby_view(table)
+        await interaction.response.edit_message(content=lobby_text(table), view=view)
+        view.stop()
+        await interaction.followup.send(text, ephemeral=True)
+
+    await guarded(interaction, table_id, work)
+
+
+# ------------------------------------------------------------------ game actions
+
+
+async def action_click(interaction: discord.Interaction[Any], table_id: int, version: int,
+                       action: Card | Call) -> None:
+    bot = bot_of(interaction)
+
+    async def work() -> None:
+        # Acknowledge at once; the game's answer arrives as message edits and posts.
+        await interaction.response.defer()
+        await bot.service.act(table_id, interaction.user.id, action, version)
+        await refresh_ephemeral_hand(interaction, table_id)
+
+    await guarded(interaction, table_id, work)
+
+
+async def refresh_ephemeral_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """A click on an ephemeral hand: show the hand as it is now in the same message."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return
+    bot = bot_of(interaction)
+    table, _, view = bot.service.view_for(table_id, interaction.user.id)
+    text, buttons, image = await asyncio.to_thread(hand_payload, table, view)
+    await interaction.edit_original_response(content=text, view=buttons,
+                                             attachments=[discord.File(io.BytesIO(image), filename="hand.png")])
+    buttons.stop()
+
+
+async def roem_click(interaction: discord.Interaction[Any], table_id: int, version: int) -> None:
+    bot = bot_of(interaction)
+
+    async def work() -> None:
+        table = bot.service.get(table_id)
+        if version != table.version:
+            raise ServiceError("stale")
+        await interaction.response.defer()
+        await bot.service.claim(table_id, interaction.user.id)
+
+    await guarded(interaction, table_id, work)
+
+
+async def back_click(interaction: discord.Interaction[Any], table_id: int) -> None:
+    bot = bot_of(interaction)
+
+    async def work() -> None:
+        await interaction.response.defer()
+        await bot.service.back(table_id, interaction.user.id)
+
+    await guarded(interaction, table_id, work)
+
+
+async def show_hand_click(interaction: discord.Interaction[Any], table_id: int) -> None:
+    await guarded(interaction, table_id, lambda: send_hand_ephemeral(interaction, table_id))
+
+
+async def send_hand_ephemeral(interaction: discord.Interaction[Any], table_id: int) -> None:
+    bot = bot_of(interaction)
+    table, _, view = bot.service.view_for(table_id, interaction.user.id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    text, buttons, image = await asyncio.to_thread(hand_payload, table, view)
+    await interaction.followup.send(text, view=buttons, file=discord.File(io.BytesIO(image), filename="hand.png"),
+                                    ephemeral=True)
+    buttons.stop()
