@@ -150,6 +150,7 @@ class Table:
     game: Game = field(default_factory=Game)
     actors: list[Actor] = field(default_factory=list)  # parallel to game.actions
     stop_votes: set[int] = field(default_factory=set)
+    last_acted: dict[Seat, int] = field(default_factory=dict)  # version at each seat's last own action
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
     task_locked: bool = False  # the driver is applying an action: do not cancel it
@@ -315,6 +316,8 @@ class TableService:
         self._subscribers: list[Subscriber] = []
         self._next_id = 1
         self._closed = False
+        # Each table's seed (deals, AI choices); replaceable so tests can repeat a table exactly.
+        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(1 << 62)
 
     # ------------------------------------------------------------ plumbing
 
@@ -374,7 +377,7 @@ class TableService:
     async def create_table(self, *, host_id: int, host_name: str, settings: TableSettings,
                            guild_id: int | None = None, channel_id: int | None = None,
                            seed: int | None = None) -> Table:
-        seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        seed = seed if seed is not None else self.new_seed()
         table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id, channel_id=channel_id,
                       game=Game(settings.rules))
         # The host sits South, as in the storyboard; partners sit opposite.
@@ -493,18 +496,23 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
-            if version is not None and version != table.version:
-                raise ServiceError("stale")
             game = table.game
             if game.to_act is not seat:
+                # A second click on a button this seat already used is stale; anything else is out of turn.
+                if version is not None and table.last_acted.get(seat, -1) >= version:
+                    raise ServiceError("stale")
                 if game.to_act is None:
                     raise ServiceError("nobody_to_act")
                 raise NotYourTurnError("not your turn", seat=seat.letter, code="not_your_turn",
                                        params={"seat": game.to_act.letter, "name": table.name_of(game.to_act)})
+            if version is not None and version != table.version:
+                raise ServiceError("stale")
             info = table.seats[seat]
             if info.away:
                 raise ServiceError("away")
+            acted_at = table.version
             progress = await self._apply(table, seat, action, Actor.HUMAN, user_id)
+            table.last_acted[seat] = acted_at
             info.misses = 0
             self._schedule(table)
             return progress
