@@ -41,7 +41,8 @@ def run(a: str, b: str, deals: int, seed: int, rules: Rules, workers: int) -> Du
     """The duel on ``workers`` processes; the result is the same for any number of workers."""
     if workers <= 1 or deals < 4:
         return duel(a, b, deals, seed, rules)
-    context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else None)
+    # Not fork: the parent may hold threads (asyncio workers, numba) whose locks a forked child inherits held.
+    context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "forkserver")
     with context.Pool(workers) as pool:
         chunk = max(1, deals // (workers * 16))
 
