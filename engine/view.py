@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import fast
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
 from engine.events import HandResult
@@ -63,6 +64,20 @@ class SeatView:
         if self.trick_leader is None:
             return ()
         return tuple((SEATS[(self.trick_leader + i) & 3], card) for i, card in enumerate(self.trick))
+
+    def trick_head(self) -> tuple[Seat, Card] | None:
+        """The seat and card heading the trick in progress (None before its first card)."""
+        plays = self.trick_plays
+        if not plays or self.trump is None:
+            return None
+        led = plays[0][1] >> 3
+        head_seat, head_card = plays[0]
+        head_power = fast.card_power(head_card, self.trump, led)
+        for seat, card in plays[1:]:
+            power = fast.card_power(card, self.trump, led)
+            if power > head_power:
+                head_seat, head_card, head_power = seat, card, power
+        return head_seat, head_card
 
     @property
     def played_mask(self) -> int:

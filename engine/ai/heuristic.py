@@ -308,12 +308,10 @@ class HeuristicPlayer:
         trump = k.trump
         plays = view.trick_plays
         led = plays[0][1] >> 3
-        head_seat, head_card = plays[0]
+        head = view.trick_head()
+        assert head is not None
+        head_seat, head_card = head
         head_power = fast.card_power(head_card, trump, led)
-        for seat, played in plays[1:]:
-            power = fast.card_power(played, trump, led)
-            if power > head_power:
-                head_seat, head_card, head_power = seat, played, power
         after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(plays))]
         winners = [c for c in legal if fast.card_power(c, trump, led) > head_power]
         params = {"head": str(head_card), "led": SUITS[led].letter}

@@ -147,12 +147,10 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
         return Decision(action, "lead", {"card": name})
     plays = view.trick_plays
     led = plays[0][1] >> 3
-    head_seat, head_card = plays[0]
+    head = view.trick_head()
+    assert head is not None
+    head_seat, head_card = head
     head_power = fast.card_power(head_card, trump, led)
-    for seat, played in plays[1:]:
-        power = fast.card_power(played, trump, led)
-        if power > head_power:
-            head_seat, head_card, head_power = seat, played, power
     params = {"card": name, "head": str(head_card), "led": SUITS[led].letter, "suit": SUITS[card >> 3].letter}
     wins = fast.card_power(card, trump, led) > head_power
     legal_trumps = any(isinstance(c, Card) and c >> 3 == trump for c in view.legal)
