@@ -30,8 +30,8 @@ from engine.events import (
     TrickWon,
     TrumpChosen,
 )
-from engine.fast import PLAIN_STRENGTH, TRUMP_STRENGTH
 from engine.game import Game, Phase
+from engine.order import sort_cards
 from engine.roem import RoemKind, RoemPart, describe_parts
 from engine.rules import Rules
 from engine.view import SeatView, seat_view
@@ -362,7 +362,7 @@ class Table:
 
     def show_hand(self, view: SeatView) -> list[Card]:
         """Print the hand by suit, numbered, legal cards starred; the numbering in that order."""
-        numbered = sort_hand(view.hand, view.trump)
+        numbered = sort_cards(view.hand, view.trump)
         self.say(self.t["your_hand"])
         playing = view.phase is Phase.PLAY
         number = 0
@@ -417,7 +417,7 @@ class Table:
             self.say(t["hand"].format(n=event.hand + 1, of=of, dealer=self.seat_name(event.dealer)))
             if self.auto:
                 for seat in SEATS:
-                    cards = sort_hand(tuple(self.game.cards_in_hand(seat)), None)
+                    cards = sort_cards(self.game.cards_in_hand(seat), None)
                     self.say(t["hand_of"].format(seat=self.seat_name(seat), cards=" ".join(c.symbol for c in cards)))
         elif isinstance(event, SuitTurned):
             self.say(t["turned"].format(suit=self.suit_name(event.suit)))
@@ -491,16 +491,6 @@ def score_sheet(results: list[HandResult], lang: str = "en") -> list[str]:
         lines.append(f"  {result.hand + 1:>5}{star} {cells[0]}  {cells[1]}  {' '.join(marks)}".rstrip())
     lines.append(f"  {t['total']:>6}  {totals[0]:>11}  {totals[1]:>11}")
     return lines
-
-
-def sort_hand(cards: tuple[Card, ...], trump: Suit | None) -> list[Card]:
-    """By suit (C D H S), strongest first within a suit (trump order in the trump suit)."""
-
-    def key(card: Card) -> tuple[int, int]:
-        order = TRUMP_STRENGTH if card.suit is trump else PLAIN_STRENGTH
-        return card.suit, -order[card & 7]
-
-    return sorted(cards, key=key)
 
 
 def build_rules(args: argparse.Namespace) -> Rules:

@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from bot.cli import build_parser
-from bot.terminal import run_play, score_sheet, sort_hand
-from engine.cards import Card, Seat, Suit, Team, parse_cards
+from bot.terminal import run_play, score_sheet
+from engine.cards import Seat, Suit, Team
 from engine.events import HandResult
 
 
@@ -126,7 +126,3 @@ def test_score_sheet_marks_nat_and_pit() -> None:
     assert lines[-1].split()[-2:] == ["514", "0"]
 
 
-def test_hand_is_sorted_by_suit_strongest_first() -> None:
-    cards = tuple(parse_cards("7H JH AC 9H TC"))
-    assert sort_hand(cards, Suit.H) == [Card.CA, Card.CT, Card.HJ, Card.H9, Card.H7]
-    assert sort_hand(cards, None) == [Card.CA, Card.CT, Card.HJ, Card.H9, Card.H7]
