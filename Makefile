@@ -12,6 +12,8 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# Compile the AI's numba core ahead (cached on disk), so no first move waits for it.
+	$(BIN)/python -c "from engine.ai.pimc import warm_up; warm_up()"
 	touch $(STAMP)
 
 install: $(STAMP)
