@@ -29,6 +29,7 @@ class BotConfig:
     ai_pause: float = 1.0
     turn_time: float = 120.0
     deal_pause: float = 2.0
+    ai_workers: int = 1  # processes for AI decisions and hints; 0 = threads in the bot's process
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time)
@@ -65,6 +66,15 @@ def _number(env: Mapping[str, str], key: str, default: float, minimum: float) ->
     return value
 
 
+def _count(env: Mapping[str, str], key: str, default: int) -> int:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ConfigError(f"{key} must be a whole number (0 = threads, 1 or more = worker processes), not {raw!r}")
+    return int(raw)
+
+
 def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> BotConfig:
     merged: dict[str, str] = dict(read_dotenv(dotenv)) if dotenv is not None else {}
     merged.update(os.environ if env is None else env)
@@ -83,4 +93,5 @@ def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path
         ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", 1.0, 0.0),
         turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, 10.0),
         deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
+        ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", 1),
     )

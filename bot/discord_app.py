@@ -3,6 +3,7 @@ and syncs slash commands only when they changed."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -16,6 +17,7 @@ from bot.config import BotConfig
 from bot.i18n import COMMAND_TEXTS, Translator
 from bot.service import ChooseFn, ServiceConfig, TableService
 from bot.store import SqliteStore
+from bot.thinking import Thinker
 from bot.ui import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -23,12 +25,15 @@ log = logging.getLogger(__name__)
 
 class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqliteStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
-                 sync_commands: bool = True, choose: ChooseFn | None = None) -> None:
+                 sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
+                 warm_up: bool = False) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.store = store
-        self.service = TableService(store, service_config, choose=choose)
+        self.thinker = Thinker(ai_workers, warm=warm_up)
+        self._warm_task: asyncio.Task[None] | None = None
+        self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
         self.announcer = Announcer(self)
         self.service.subscribe(self.announcer.on_event)
         self.dev_guild = dev_guild
@@ -36,6 +41,9 @@ class KlaverjasBot(commands.Bot):
         self.klaverjas = make_group()
 
     async def setup_hook(self) -> None:
+        # Compile the strong player in the background (in the worker processes, or in a thread), so the
+        # first AI decision does not wait for numba; a decision asked meanwhile simply queues behind it.
+        self._warm_task = asyncio.get_running_loop().create_task(self._warm_up(), name="ai-warm-up")
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
@@ -63,12 +71,20 @@ class KlaverjasBot(commands.Bot):
         log.info("slash commands synced (%s)", f"guild {self.dev_guild}" if guild else "global")
         return True
 
+    async def _warm_up(self) -> None:
+        try:
+            await self.thinker.start()
+        except Exception:
+            log.exception("AI warm-up failed; decisions will compile on first use")
+
     async def close(self) -> None:
         await self.service.close()
+        self.thinker.close()
         await super().close()
         await self.store.close()
 
 
 async def create_bot(config: BotConfig) -> KlaverjasBot:
     store = await SqliteStore(config.db_path).open()
-    return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild)
+    return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
+                        warm_up=True)

@@ -14,8 +14,9 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from bot.thinking import Thinker
 from engine.actions import Action, Call, Claim
 from engine.cards import SEATS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, NotYourTurnError
@@ -23,9 +24,6 @@ from engine.events import Event, TrickWon
 from engine.game import Game, Phase
 from engine.rules import Rules
 from engine.view import SeatView, seat_view
-
-if TYPE_CHECKING:
-    from engine.ai.base import Player
 
 log = logging.getLogger(__name__)
 
@@ -276,24 +274,9 @@ ChooseFn = Callable[[str, int, SeatView], "Card | Call"]
 
 def default_choose(level: str, seed: int, view: SeatView) -> Card | Call:
     """The AI's choice for ``view``; a fresh player per decision so a restart chooses the same."""
-    player = _make_player(level, seed)
-    return player.choose(view)
+    from bot.thinking import choose_action
 
-
-def _make_player(level: str, seed: int) -> Player:
-    try:
-        from engine.ai.players import make_player
-    except ImportError:  # the AI package is optional: fall back to the first legal action
-        return _FirstLegal()
-    return make_player(level, seed)
-
-
-class _FirstLegal:
-    name = "first-legal"
-
-    def choose(self, view: SeatView) -> Card | Call:
-        choice = view.legal[0]
-        return choice
+    return choose_action(level, seed, view)
 
 
 # --------------------------------------------------------------------------- the service
@@ -308,10 +291,11 @@ class ServiceConfig:
 
 class TableService:
     def __init__(self, store: Store | None = None, config: ServiceConfig | None = None,
-                 choose: ChooseFn | None = None) -> None:
+                 choose: ChooseFn | None = None, thinker: Thinker | None = None) -> None:
         self.store = store
         self.config = config or ServiceConfig()
-        self.choose = choose or default_choose
+        self.choose = choose  # a replacement chooser (tests), run in a thread; else the thinker decides
+        self.thinker = thinker or Thinker(0, warm=False)
         self.tables: dict[int, Table] = {}
         self._subscribers: list[Subscriber] = []
         self._next_id = 1
@@ -739,8 +723,10 @@ class TableService:
         view = table.view(seat)
         level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else "hard"
         seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)
-        # Thinking may take a while (PIMC): never on the event loop.
-        return await asyncio.to_thread(self.choose, level, seed, view)
+        # Thinking may take a while (PIMC): never on the event loop, in a worker process when configured.
+        if self.choose is not None:
+            return await asyncio.to_thread(self.choose, level, seed, view)
+        return await self.thinker.choose(level, seed, view)
 
     async def _driver_apply(self, table: Table, version: int, seat: Seat | None, action: Action,
                             actor: Actor) -> None:

@@ -78,11 +78,8 @@ async def hint(interaction: discord.Interaction[Any]) -> None:
         if not view.my_turn or not view.legal:
             raise ServiceError("no_hint")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        from engine.ai.hints import hint as make_hint
-
-        # The strong player thinks for a while: never on the event loop.
-        result = await asyncio.to_thread(make_hint, view)
-        await interaction.followup.send(result.message(lang), ephemeral=True)
+        # The strong player thinks for a while: in the AI workers, never on the event loop.
+        await interaction.followup.send(await bot.thinker.hint(view, lang), ephemeral=True)
 
     await guarded(interaction, None, work)
 

@@ -282,8 +282,10 @@ def _error(kind: type[discord.HTTPException], status: int, code: int, message: s
 class Harness:
     """One bot "process": a client on a database file, talking to a shared FakeDiscord."""
 
-    def __init__(self, db: Path, fake: FakeDiscord | None = None, config: ServiceConfig | None = None) -> None:
+    def __init__(self, db: Path, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
+                 ai_workers: int = 0) -> None:
         self.db = db
+        self.ai_workers = ai_workers
         self.fake = fake or FakeDiscord()
         self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
         self.bot: KlaverjasBot | None = None
@@ -291,7 +293,7 @@ class Harness:
 
     async def __aenter__(self) -> Harness:
         store = await SqliteStore(self.db).open()
-        bot = KlaverjasBot(store, self.config, sync_commands=False)
+        bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers)
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         state = bot._connection
@@ -315,6 +317,7 @@ class Harness:
     async def __aexit__(self, *exc: object) -> None:
         assert self.bot is not None
         await self.bot.service.close()
+        self.bot.thinker.close()
         for patch in reversed(self._patches):
             patch.stop()
         await self.bot.store.close()

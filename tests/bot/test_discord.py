@@ -6,6 +6,7 @@ import copy
 import re
 from pathlib import Path
 
+import pytest
 from harness import CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 
 from bot.codec import record_of
@@ -111,8 +112,9 @@ def _last_id(h: Harness) -> int:
     return max(h.fake.messages)
 
 
-async def test_one_human_with_three_ai_players(tmp_path: Path) -> None:
-    async with Harness(tmp_path / "k.sqlite3") as h:
+@pytest.mark.parametrize("workers", [0, 1], ids=["threads", "process-pool"])
+async def test_one_human_with_three_ai_players(tmp_path: Path, workers: int) -> None:
+    async with Harness(tmp_path / "k.sqlite3", ai_workers=workers) as h:
         assert h.bot is not None
         table_id = await open_table(h, ANNA)
         start = button(lobby(h), "kj:l:")
@@ -133,6 +135,7 @@ async def test_one_human_with_three_ai_players(tmp_path: Path) -> None:
         assert any(m.attachments == ["sheet.png"] for m in thread)
         assert any(" win " in m.content or "draw" in m.content.lower() for m in thread)
         assert record_of(table.game) == await h.bot.store.record(table_id)
+        assert (h.bot.thinker.pool is not None) == bool(workers)
 
 
 async def test_four_humans_one_with_closed_dms(tmp_path: Path) -> None:

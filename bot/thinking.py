@@ -1,0 +1,117 @@
+"""AI decisions and hints off the event loop.
+
+The strong player (PIMC) runs numba code that holds the GIL, so a worker *thread* can still stall the
+event loop for hundreds of milliseconds. With ``workers > 0`` decisions run in a process pool
+(multiprocessing context "forkserver": a parent with threads cannot hand locked locks to a child), each
+worker compiled once at start by ``engine.ai.pimc.warm_up``. ``workers == 0`` uses threads (tests).
+
+A player is built in the worker from (level, seed) for every decision, and only the ``SeatView`` (plain
+picklable dataclasses) crosses the process boundary, so the choice is the same wherever it runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from engine.actions import Call
+from engine.cards import Card
+from engine.view import SeatView
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def warm_up() -> bool:
+    """Compile (or load from numba's cache) the strong player's solver; False when it is not installed."""
+    try:
+        from engine.ai.pimc import warm_up as pimc_warm_up
+    except ImportError:
+        return False
+    pimc_warm_up()
+    return True
+
+
+def _init_worker(warm: bool) -> None:
+    if warm:
+        try:
+            warm_up()
+        except Exception:  # a worker that cannot compile still answers (slowly) rather than break the pool
+            log.exception("AI worker %s: warm-up failed", os.getpid())
+
+
+def _ping() -> int:
+    return os.getpid()
+
+
+def choose_action(level: str, seed: int, view: SeatView) -> Card | Call:
+    """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
+    try:
+        from engine.ai.players import make_player
+    except ImportError:  # the AI package is optional: the first legal action
+        return view.legal[0]
+    return make_player(level, seed).choose(view)
+
+
+def hint_message(view: SeatView, lang: str) -> str:
+    """The strong player's choice for ``view`` and its reason, in ``lang``."""
+    from engine.ai.hints import hint
+
+    return hint(view).message(lang)
+
+
+class Thinker:
+    """Runs AI decisions and hints in a process pool (``workers > 0``) or in threads (``workers == 0``)."""
+
+    def __init__(self, workers: int = 0, *, warm: bool = True) -> None:
+        if workers < 0:
+            raise ValueError("workers must be 0 (threads) or more")
+        self.workers = workers
+        self.warm = warm
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def pool(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        if self.workers and self._pool is None:
+            method = "spawn" if sys.platform == "darwin" else "forkserver"
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker,
+                initargs=(self.warm,))
+        return self._pool
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        pool = self.pool
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def choose(self, level: str, seed: int, view: SeatView) -> Card | Call:
+        return await self.run(choose_action, level, seed, view)
+
+    async def hint(self, view: SeatView, lang: str) -> str:
+        return await self.run(hint_message, view, lang)
+
+    async def start(self) -> None:
+        """Start and warm every worker (or warm this process for threads), without blocking the loop."""
+        if not self.warm:
+            return
+        pool = self.pool
+        if pool is None:
+            await asyncio.to_thread(warm_up)
+            return
+        loop = asyncio.get_running_loop()
+        # One job per worker makes the pool start them all; each runs the warm-up in its initializer.
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
+        log.info("AI workers ready: %s", ", ".join(str(p) for p in sorted(set(pids))))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
