@@ -11,14 +11,15 @@ claims everything). Stuk: held is not part of the search: a player holding both 
 will play both whatever happens, so it is a constant the caller adds (``held_stuk_bonus``); with
 stuk: held, trick roem is searched without the trick stuk.
 
-numba's cache keys each compiled function on its own source file only: after editing
-``engine/fast.py``, delete ``engine/__pycache__/*.nbi``/``*.nbc`` (or ``make clean``) so the solver is
-recompiled with the new rules.
+numba's cache keys each compiled function on its own source file only, so a solver compiled before
+``engine/fast.py`` changed would keep the old rules: at import, solver cache files older than
+``fast.py`` are deleted (``_drop_stale_cache``) and the solver is compiled afresh.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,6 +28,27 @@ from numba.extending import register_jitable
 
 from engine import fast
 from engine.rules import Rules, StukMode
+
+
+def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
+    """Delete the solver's numba cache files if any index is older than ``rules_file``; True if deleted.
+
+    numba compiles ``engine.fast``'s rules into the solver's functions but checks only solver.py's
+    timestamp when loading them from its cache: without this, an edited rule would go unnoticed.
+    """
+    try:
+        rules_mtime = rules_file.stat().st_mtime
+        indexes = list(cache_dir.glob("solver*.nbi"))
+        if not any(index.stat().st_mtime < rules_mtime for index in indexes):
+            return False
+        for path in [*indexes, *cache_dir.glob("solver*.nbc")]:
+            path.unlink(missing_ok=True)
+    except OSError:  # no cache yet, or not ours to delete: numba will sort it out
+        return False
+    return True
+
+
+_drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(fast.__file__).resolve())
 
 INF = 1 << 20
 NO_CARD = -1
@@ -65,6 +87,10 @@ _trick_winner = njit(cache=True)(fast.trick_winner)
 _trick_points = njit(cache=True)(fast.trick_points)
 _trick_roem = njit(cache=True)(fast.trick_roem)
 
+# What a nested-loop ending costs, in nodes of the general search (measured): the node limit is a time cap.
+_NESTED_THREE_COST = 5
+_NESTED_TWO_COST = 1
+
 # Layout of the per-call statistics array.
 _NODES, _LIMIT, _ABORTED, _BEST_MOVE = 0, 1, 2, 3
 
@@ -90,56 +116,6 @@ def _lowest(mask: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _last_two_tricks(hands: Any, leader: int, pit: int, trump: int, amsterdam: bool, undertrump_forced: bool,
-                     stuk: bool) -> int:  # pragma: no cover - compiled
-    """Exact value of the last two tricks (two cards a hand): plain minimax, at most 16 ways to play.
-
-    Most nodes of a full search lie here; nested loops cost far less than the general search.
-    """
-    s0 = leader
-    s1 = (leader + 1) & 3
-    s2 = (leader + 2) & 3
-    s3 = (leader + 3) & 3
-    max0 = (s0 & 1) == 0
-    best0 = -INF if max0 else INF
-    m0 = hands[s0]
-    while m0:
-        a = _lowest(m0)
-        m0 &= m0 - 1
-        best1 = INF if max0 else -INF  # seat 1 is an opponent of seat 0
-        m1 = _legal_mask(hands[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
-        while m1:
-            b = _lowest(m1)
-            m1 &= m1 - 1
-            best2 = -INF if max0 else INF
-            m2 = _legal_mask(hands[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
-            while m2:
-                c = _lowest(m2)
-                m2 &= m2 - 1
-                best3 = INF if max0 else -INF
-                m3 = _legal_mask(hands[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
-                while m3:
-                    d = _lowest(m3)
-                    m3 &= m3 - 1
-                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
-                    # The last trick plays itself: each seat's other card, from the winner on.
-                    r0 = _lowest(hands[s0] ^ (1 << a))
-                    r1 = _lowest(hands[s1] ^ (1 << b))
-                    r2 = _lowest(hands[s2] ^ (1 << c))
-                    r3 = _lowest(hands[s3] ^ (1 << d))
-                    rest = (r0, r1, r2, r3)
-                    p = (winner - leader) & 3
-                    _, _, last = _finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
-                                               winner, 7, new_pit, trump, stuk)
-                    value = first + last
-                    best3 = min(best3, value) if max0 else max(best3, value)
-                best2 = max(best2, best3) if max0 else min(best2, best3)
-            best1 = min(best1, best2) if max0 else max(best1, best2)
-        best0 = max(best0, best1) if max0 else min(best0, best1)
-    return best0
-
-
-@njit(cache=True)
 def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
                   stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
@@ -152,6 +128,180 @@ def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pi
         if new_pit == 1 + team:
             gain += _PIT_BONUS
     return winner, new_pit, gain if team == 0 else -gain
+
+
+@njit(cache=True)
+def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
+                 undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
+    """Value of the last two tricks (two cards a hand, ``h`` a 4-tuple of masks by seat), fail-soft alpha-beta.
+
+    Nested loops, no table: at most 16 ways to play, and most nodes of a full search lie here.
+    """
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    max0 = (s0 & 1) == 0
+    a0 = alpha
+    b0 = beta
+    best0 = -INF if max0 else INF
+    m0 = h[s0]
+    while m0:
+        a = _lowest(m0)
+        m0 &= m0 - 1
+        a1 = a0
+        b1 = b0
+        best1 = INF if max0 else -INF
+        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        while m1:
+            b = _lowest(m1)
+            m1 &= m1 - 1
+            a2 = a1
+            b2 = b1
+            best2 = -INF if max0 else INF
+            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            while m2:
+                c = _lowest(m2)
+                m2 &= m2 - 1
+                a3 = a2
+                b3 = b2
+                best3 = INF if max0 else -INF
+                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                while m3:
+                    d = _lowest(m3)
+                    m3 &= m3 - 1
+                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
+                    # The last trick plays itself: each seat's other card, from the winner on.
+                    r0 = _lowest(h[s0] ^ (1 << a))
+                    r1 = _lowest(h[s1] ^ (1 << b))
+                    r2 = _lowest(h[s2] ^ (1 << c))
+                    r3 = _lowest(h[s3] ^ (1 << d))
+                    rest = (r0, r1, r2, r3)
+                    p = (winner - leader) & 3
+                    _, _, last = _finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                                               winner, 7, new_pit, trump, stuk)
+                    v = first + last
+                    if max0:
+                        if v < best3:
+                            best3 = v
+                            b3 = min(b3, v)
+                    elif v > best3:
+                        best3 = v
+                        a3 = max(a3, v)
+                    if a3 >= b3:
+                        break
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                        a2 = max(a2, best3)
+                elif best3 < best2:
+                    best2 = best3
+                    b2 = min(b2, best3)
+                if a2 >= b2:
+                    break
+            if max0:
+                if best2 < best1:
+                    best1 = best2
+                    b1 = min(b1, best2)
+            elif best2 > best1:
+                best1 = best2
+                a1 = max(a1, best2)
+            if a1 >= b1:
+                break
+        if max0:
+            if best1 > best0:
+                best0 = best1
+                a0 = max(a0, best1)
+        elif best1 < best0:
+            best0 = best1
+            b0 = min(b0, best1)
+        if a0 >= b0:
+            break
+    return best0
+
+
+@njit(cache=True)
+def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
+                   undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
+    """Value of the last three tricks (three cards a hand), fail-soft alpha-beta in nested loops.
+
+    The sixth trick is played out here, the last two by ``_last_two_ab``: no stack, no table.
+    """
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    max0 = (s0 & 1) == 0
+    a0 = alpha
+    b0 = beta
+    best0 = -INF if max0 else INF
+    m0 = h[s0]
+    while m0:
+        a = _lowest(m0)
+        m0 &= m0 - 1
+        a1 = a0
+        b1 = b0
+        best1 = INF if max0 else -INF
+        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        while m1:
+            b = _lowest(m1)
+            m1 &= m1 - 1
+            a2 = a1
+            b2 = b1
+            best2 = -INF if max0 else INF
+            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            while m2:
+                c = _lowest(m2)
+                m2 &= m2 - 1
+                a3 = a2
+                b3 = b2
+                best3 = INF if max0 else -INF
+                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                while m3:
+                    d = _lowest(m3)
+                    m3 &= m3 - 1
+                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 5, pit, trump, stuk)
+                    played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
+                    rest = (h[0] & ~played, h[1] & ~played, h[2] & ~played, h[3] & ~played)
+                    v = first + _last_two_ab(rest, winner, new_pit, a3 - first, b3 - first, trump, amsterdam,
+                                             undertrump_forced, stuk)
+                    if max0:
+                        if v < best3:
+                            best3 = v
+                            b3 = min(b3, v)
+                    elif v > best3:
+                        best3 = v
+                        a3 = max(a3, v)
+                    if a3 >= b3:
+                        break
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                        a2 = max(a2, best3)
+                elif best3 < best2:
+                    best2 = best3
+                    b2 = min(b2, best3)
+                if a2 >= b2:
+                    break
+            if max0:
+                if best2 < best1:
+                    best1 = best2
+                    b1 = min(b1, best2)
+            elif best2 > best1:
+                best1 = best2
+                a1 = max(a1, best2)
+            if a1 >= b1:
+                break
+        if max0:
+            if best1 > best0:
+                best0 = best1
+                a0 = max(a0, best1)
+        elif best1 < best0:
+            best0 = best1
+            b0 = min(b0, best1)
+        if a0 >= b0:
+            break
+    return best0
 
 
 @njit(cache=True)
@@ -298,6 +448,33 @@ def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, und
 
 
 @njit(cache=True)
+def _tt_store(tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, slot: int, k1: int, k2: int,
+              meta: int, best: int, alpha: int, beta: int, move: int) -> None:  # pragma: no cover - compiled
+    """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved."""
+    lo = -INF
+    hi = INF
+    if best <= alpha:
+        hi = best
+    elif best >= beta:
+        lo = best
+    else:
+        lo = best
+        hi = best
+    if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
+        # Same position searched again with another window: keep what both searches proved.
+        lo = max(lo, int(tt_lo[slot]))
+        hi = min(hi, int(tt_hi[slot]))
+        if move == NO_CARD:
+            move = int(tt_move[slot])
+    tt_k1[slot] = k1
+    tt_k2[slot] = k2
+    tt_meta[slot] = meta
+    tt_lo[slot] = lo
+    tt_hi[slot] = hi
+    tt_move[slot] = move
+
+
+@njit(cache=True)
 def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                alpha: int, beta: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
                tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any,
@@ -362,7 +539,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 ret = lower
                 resolved = True
             elif n_count == 0 and row[_DONE] == 6:
-                ret = _last_two_tricks(hands, n_leader, n_pit, trump, amsterdam, undertrump_forced, stuk)
+                stats[_NODES] += _NESTED_TWO_COST
+                ret = _last_two_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, row[_ALPHA],
+                                   row[_BETA], trump, amsterdam, undertrump_forced, stuk)
                 resolved = True
             elif n_count == 0 and row[_DONE] == 7:
                 # Last trick: every hand holds one card, nothing to choose.
@@ -396,6 +575,15 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                         row[_ALPHA] = max(row[_ALPHA], lo)
                         row[_BETA] = min(row[_BETA], hi)
                         tt_best = int(tt_move[slot])
+                if not resolved and row[_DONE] == 5:
+                    # Three tricks left: nested loops, no stack; the bound they prove goes to the table.
+                    # Counted as several nodes: the node limit stands for time, and this costs that much.
+                    stats[_NODES] += _NESTED_THREE_COST
+                    ret = _last_three_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, row[_ALPHA],
+                                         row[_BETA], trump, amsterdam, undertrump_forced, stuk)
+                    _tt_store(tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, slot, k1, k2, meta, ret, row[_ALPHA],
+                              row[_BETA], NO_CARD)
+                    resolved = True
             if resolved:
                 if ply == 0:
                     return ret
@@ -479,28 +667,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
         best: int = row[_BEST]
         slot = row[_SLOT]
         if slot >= 0:
-            lo = -INF
-            hi = INF
-            if best <= row[_ALPHA0]:
-                hi = best
-            elif best >= row[_BETA0]:
-                lo = best
-            else:
-                lo = best
-                hi = best
-            k1 = row[_K1]
-            k2 = row[_K2]
-            meta = row[_META]
-            if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
-                # Same position searched again with another window: keep what both searches proved.
-                lo = max(lo, int(tt_lo[slot]))
-                hi = min(hi, int(tt_hi[slot]))
-            tt_k1[slot] = k1
-            tt_k2[slot] = k2
-            tt_meta[slot] = meta
-            tt_lo[slot] = lo
-            tt_hi[slot] = hi
-            tt_move[slot] = row[_BEST_CARD]
+            _tt_store(tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, slot, row[_K1], row[_K2], row[_META], best,
+                      row[_ALPHA0], row[_BETA0], row[_BEST_CARD])
         ret = best
         if ply == 0:
             return ret
@@ -513,22 +681,38 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
           trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any, tt_meta: Any,
           tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
           history: Any) -> int:  # pragma: no cover
-    """Exact value by zero-window searches (MTD(f)): each proves a bound, the table keeps them all."""
+    """Exact value by zero-window searches; the table keeps every bound they prove.
+
+    Plain MTD(f) tests at the last returned bound, which here creeps by one point per search
+    (fail-soft values are rarely far from the window). So: from the guess, steps that double in
+    the direction of the failure until the value is bracketed, then bisection.
+    """
     lo = -INF
     hi = INF
-    g = guess
+    beta = guess
+    step = 4
     while lo < hi:
-        beta = g + 1 if g == lo else g
         g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, beta - 1, beta, trump, amsterdam,
                        undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, gen, stack, stats,
                        history)
         if stats[_ABORTED]:
             return 0
-        if g < beta:
-            hi = g
-        else:
+        if g >= beta:
             lo = g
-    return g
+        else:
+            hi = g
+        if lo >= hi:
+            break
+        if hi == INF:
+            beta = lo + step
+            step *= 2
+        elif lo == -INF:
+            beta = hi - step + 1
+            step *= 2
+        else:
+            beta = (lo + hi + 1) >> 1
+        beta = max(lo + 1, min(hi, beta))
+    return lo
 
 
 @njit(cache=True)
