@@ -1,16 +1,25 @@
 """``pimc``: the strong player. Perfect-Information Monte Carlo over the double-dummy solver.
 
-For a card: deal the unseen cards consistently with what the seat knows (``engine.ai.sampler``),
-solve each deal exactly for every legal card, and play the card with the best average outcome.
-For a bid: deal the other hands at random and solve the whole hand under each trump it could name.
+For a card: deal the unseen cards consistently with what the seat knows (``engine.ai.sampler``,
+including what the bidding said), solve each deal exactly for every legal card, and play the card
+with the best average outcome.
 
 Outcomes are settled scores, not raw point differences: a deal where the playing team ends at or
 below the defence counts as nat (0 against 162 + roem), so the player weighs the risk of going
 nat. The roem of the nat penalty is the roem already scored (the solver's total is not split).
 
-Anytime: samples are solved until ``samples`` are done or ``time_budget_ms`` is spent; each solve
-gets a node limit from the time left (measured node rate), so no decision overruns the budget by
-more than one bookkeeping step. If not even one deal could be solved, a simple safe rule decides.
+Work per decision is counted in solver nodes (``node_budget``), so on any machine the same
+position gets the same samples and the same decision; ``time_budget_ms`` is only a hard cap for a
+slow or busy machine (each solve's node limit also respects the time left, from a measured node
+rate). A handful of sampled deals is noisier than the rule-based player's judgement, so when fewer
+than ``min_samples`` deals can be solved within the budget (the first trick or two, where a deal
+costs millions of nodes) the heuristic player decides. The first deal's node limit is a
+``1 / min_samples`` share of the budget: when it cannot be solved in that, the rest could not
+reach ``min_samples`` either, and the decision goes to the heuristic without spending the budget.
+
+Bidding: solving whole deals under each trump costs seconds per sample, far beyond the budget, and
+a few samples are too noisy for a decision where nat costs 162 + roem; the bid follows the
+heuristic's hand evaluation against ``bid_threshold`` (tuned by duels against ``heuristic``).
 """
 
 from __future__ import annotations
@@ -23,9 +32,10 @@ from typing import Any
 import numpy as np
 
 from engine import fast
-from engine.actions import SUIT_CALLS, Call
-from engine.ai.sampler import Knowledge, knowledge, sample_biased, sample_deal
-from engine.cards import DECK, FULL_DECK_MASK, Card
+from engine.actions import Call
+from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.sampler import knowledge, sample_biased
+from engine.cards import DECK, Card
 from engine.game import Phase
 from engine.rules import StukMode
 from engine.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
@@ -34,9 +44,12 @@ from engine.view import SeatView
 
 DEFAULT_SAMPLES = 24
 DEFAULT_TIME_BUDGET_MS = 400.0
-# A bid is made when the hand's expected settled score difference beats passing by this much:
-# passing is worth about zero (someone else plays, or the forced seat does).
-BID_THRESHOLD = 0.0
+# About 0.3-0.5 s of solving on one busy core; the decision within it does not depend on the clock.
+DEFAULT_NODE_BUDGET = 1_600_000
+# Fewer solved deals than this: the heuristic's card is the better bet (duel-tested).
+DEFAULT_MIN_SAMPLES = 6
+# Hand evaluation (engine.ai.heuristic.hand_evaluation) from which pimc plays a hand.
+BID_THRESHOLD = 62.0
 _INITIAL_NODES_PER_MS = 5000.0
 
 
@@ -87,14 +100,21 @@ class PimcPlayer:
     time_budget_ms: float = DEFAULT_TIME_BUDGET_MS
     seed: int = 0
     name: str = "pimc"
+    node_budget: int = DEFAULT_NODE_BUDGET
+    min_samples: int = DEFAULT_MIN_SAMPLES
+    bid_threshold: float = BID_THRESHOLD
     _rng: SeededRandom = field(init=False, repr=False)
     _solver: DoubleDummy = field(init=False, repr=False)
+    _heuristic: HeuristicPlayer = field(init=False, repr=False)
     _nodes_per_ms: float = field(init=False, repr=False, default=_INITIAL_NODES_PER_MS)
     last_samples: int = field(init=False, default=0)  # deals solved for the last decision
+    last_nodes: int = field(init=False, default=0)  # solver nodes spent on the last decision
+    last_source: str = field(init=False, default="")  # "search", "heuristic" or "only"
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
         self._solver = DoubleDummy()
+        self._heuristic = HeuristicPlayer(seed=self.seed, threshold=self.bid_threshold)
 
     def choose(self, view: SeatView) -> Card | Call:
         legal = view.legal
@@ -102,11 +122,13 @@ class PimcPlayer:
             raise ValueError("pimc asked to act when it is not its turn")
         deadline = time.perf_counter() + self.time_budget_ms / 1000.0
         self.last_samples = 0
+        self.last_nodes = 0
         if view.phase is Phase.BIDDING:
-            calls = [a for a in legal if isinstance(a, Call)]
-            return self._bid(view, calls, deadline)
+            self.last_source = "heuristic"
+            return self._heuristic.choose(view)
         cards = [a for a in legal if isinstance(a, Card)]
         if len(cards) == 1:
+            self.last_source = "only"
             return cards[0]
         return self._play(view, cards, deadline)
 
@@ -117,17 +139,14 @@ class PimcPlayer:
         return max(1, int(left_ms * self._nodes_per_ms))
 
     def _timed(self, pos: Position, rules: SolveRules, team: int, deadline: float,
-               all_cards: bool) -> dict[int, int] | None:
-        """Exact values of the seat to move's cards (or of the position, under key -1); None on timeout."""
-        limit = self._node_limit(deadline)
+               nodes: int) -> dict[int, int] | None:
+        """Exact values of the seat to move's cards within ``nodes`` and the time left; None if cut off."""
+        limit = min(nodes, self._node_limit(deadline))
         if limit <= 1:
             return None
         start = time.perf_counter()
-        if all_cards:
-            result = self._solver.card_values(pos, rules, team, node_limit=limit)
-        else:
-            solution = self._solver.solve(pos, rules, team, node_limit=limit)
-            result = None if solution is None else {-1: solution.value}
+        result = self._solver.card_values(pos, rules, team, node_limit=limit)
+        self.last_nodes += self._solver.nodes
         elapsed_ms = (time.perf_counter() - start) * 1000.0
         if elapsed_ms > 1.0 and self._solver.nodes > 1000:
             # Keep a smoothed node rate so the next limit matches the time left.
@@ -155,7 +174,10 @@ class PimcPlayer:
             hands = sample_biased(know, self._rng, view)
             pos = Position(hands, trump, int(view.trick_leader), tuple(int(c) for c in view.trick), len(view.tricks),
                            pit_state(winners))
-            values = self._timed(pos, rules, team, deadline, all_cards=True)
+            left = self.node_budget - self.last_nodes
+            # The first deal tells whether ``min_samples`` can fit: give it only its share.
+            nodes = left if solved else min(left, self.node_budget // max(1, self.min_samples))
+            values = self._timed(pos, rules, team, deadline, nodes)
             if values is None:
                 break
             bonus = self._stuk_bonus(view, hands, played_by, team)
@@ -165,8 +187,11 @@ class PimcPlayer:
                 raw[card] += diff
             solved += 1
         self.last_samples = solved
-        if solved == 0:
-            return _fallback_card(view, cards)
+        if solved < self.min_samples:
+            self.last_source = "heuristic"
+            choice = self._heuristic.choose(view)
+            return choice if isinstance(choice, Card) and choice in cards else _fallback_card(view, cards)
+        self.last_source = "search"
         best = max(totals, key=lambda c: (totals[c], raw[c], -c))
         return DECK[best]
 
@@ -178,54 +203,6 @@ class PimcPlayer:
         bonus = held_stuk_bonus(dealt, int(view.trump), tuple(int(s) for s in view.held_stuk))
         return bonus if team == 0 else -bonus
 
-    # ------------------------------------------------------------------ bidding
-
-    def _bid(self, view: SeatView, calls: list[Call], deadline: float) -> Call:
-        options: list[tuple[Call, int]] = []
-        for call in calls:
-            if call is Call.PLAY and view.turned:
-                options.append((call, int(view.turned[-1])))
-            elif call in SUIT_CALLS:
-                options.append((call, SUIT_CALLS.index(call)))
-        if not options:
-            return calls[0]
-        values = self._evaluate_trumps(view, [trump for _, trump in options], deadline)
-        best_call, best_trump = max(options, key=lambda option: (values[option[1]], -option[1]))
-        if Call.PASS in calls and values[best_trump] <= BID_THRESHOLD:
-            return Call.PASS
-        return best_call
-
-    def _evaluate_trumps(self, view: SeatView, trumps: list[int], deadline: float) -> dict[int, float]:
-        """Average settled score difference for this seat's team playing each trump."""
-        assert view.dealer is not None
-        seat = int(view.seat)
-        team = seat & 1
-        elder = (int(view.dealer) + 1) & 3
-        own = view.hand_mask
-        forbidden = [FULL_DECK_MASK & ~own if s == seat else 0 for s in range(4)]
-        know = Knowledge(seat, own, FULL_DECK_MASK & ~own, (8, 8, 8, 8),
-                         (forbidden[0], forbidden[1], forbidden[2], forbidden[3]))
-        totals = dict.fromkeys(trumps, 0.0)
-        counts = dict.fromkeys(trumps, 0)
-        # One deal at a time for every trump, so a cut-off leaves all trumps equally sampled.
-        done = False
-        while not done and min(counts.values()) < self.samples and time.perf_counter() < deadline:
-            hands = sample_deal(know, self._rng)
-            for trump in trumps:
-                rules = SolveRules.of(view.rules)
-                values = self._timed(Position(hands, trump, elder), rules, team, deadline, all_cards=False)
-                if values is None:
-                    done = True
-                    break
-                bonus = held_stuk_bonus(hands, trump, ()) if view.rules.stuk is StukMode.HELD else 0
-                diff = values[-1] + (bonus if team == 0 else -bonus)
-                totals[trump] += settled_diff(diff, True, 0)
-                counts[trump] += 1
-            self.last_samples += 1
-        if min(counts.values()) == 0:
-            return {trump: _hand_strength(own, trump) for trump in trumps}
-        return {trump: totals[trump] / counts[trump] for trump in trumps}
-
 
 def _played_by(view: SeatView) -> list[int]:
     played = [0, 0, 0, 0]
@@ -235,13 +212,6 @@ def _played_by(view: SeatView) -> list[int]:
     for seat, card in view.trick_plays:
         played[seat] |= 1 << card
     return played
-
-
-def _hand_strength(own: int, trump: int) -> float:
-    """Fallback when no deal could be solved in time: trump points held, less a par for the bid."""
-    trumps = own & fast.SUIT_MASK[trump]
-    points = sum(fast.CARD_POINTS[trump * 32 + c] for c in range(32) if trumps >> c & 1)
-    return points + 10.0 * fast.popcount(trumps) - 80.0
 
 
 def _fallback_card(view: SeatView, cards: list[Card]) -> Card:
