@@ -14,6 +14,11 @@ each other seat still holds, and what each play revealed under the table's play 
 Stuk: held gives nothing more: it is scored when the holder plays the second of K and Q, so both
 cards are visible by then, and a seat that played one of them may or may not hold the other.
 
+The bidding says more, softly: a seat that passed probably had no suit it would play, one that
+named trump of its own accord probably had a hand for it. Each seat's bidding is read against the
+heuristic's hand evaluation and threshold (``engine.ai.heuristic``), the club player's yardstick;
+``sample_biased`` draws a few deals and keeps the first that agrees (or the one that agrees most).
+
 Sampling assigns the most constrained cards first, each to a seat that may hold it with a
 probability proportional to that seat's free places (uniform when nothing is known), and restarts on
 a dead end; a randomised exhaustive search is the fallback, so a consistent deal is always found.
@@ -25,12 +30,28 @@ from dataclasses import dataclass
 
 from engine import fast
 from engine.actions import Call
+from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.cards import FULL_DECK_MASK
 from engine.randomness import RandomSource
 from engine.rules import Rules
 from engine.view import SeatView
 
 _GREEDY_TRIES = 64
+_BIAS_DRAWS = 12  # deals drawn at most to find one that agrees with the bidding
+
+
+@dataclass(frozen=True, slots=True)
+class BidCheck:
+    """What one call suggests about the caller's hand as dealt: under ``suits`` (a mask of suit
+    bits), the best hand evaluation was ``strong`` (at least the threshold) or not."""
+
+    seat: int
+    suits: int
+    strong: bool
+
+    def agrees(self, dealt: int) -> bool:
+        best = max(hand_evaluation(dealt, s) for s in range(4) if self.suits >> s & 1)
+        return (best >= BID_THRESHOLD) == self.strong
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +62,7 @@ class Knowledge:
     sizes: tuple[int, int, int, int]  # cards each seat holds now
     forbidden: tuple[int, int, int, int]  # cards each seat cannot hold (own seat: everything but ``own``)
     trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
+    bid_checks: tuple[BidCheck, ...] = ()  # bidding: what the other seats' calls suggest
 
     def allows(self, hands: tuple[int, int, int, int]) -> bool:
         """Whether a full set of current hands agrees with this knowledge."""
@@ -121,7 +143,27 @@ def knowledge(view: SeatView) -> Knowledge:
         if other != seat:
             forbidden[other] &= unseen  # cards already seen need no rule
     return Knowledge(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
-                     (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]))
+                     (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]),
+                     bid_checks(view) if trump >= 0 else ())
+
+
+def bid_checks(view: SeatView) -> tuple[BidCheck, ...]:
+    """What the other seats' calls suggest: passes in vrij (no suit) and draaien (not the turned
+    suit), and a trump named by choice (a hand for it). Verplicht and forced calls say nothing."""
+    bidding = view.rules.bidding.value
+    checks: list[BidCheck] = []
+    for i, (caller, call) in enumerate(view.bids):
+        if int(caller) == int(view.seat):
+            continue
+        if call is Call.PASS:
+            if bidding == "vrij" and i < 4:
+                checks.append(BidCheck(int(caller), 0b1111, False))
+            elif bidding == "draaien" and i // 4 < len(view.turned):
+                checks.append(BidCheck(int(caller), 1 << int(view.turned[i // 4]), False))
+    player = view.player
+    if player is not None and view.trump is not None and int(player) != int(view.seat) and _chose_freely(view):
+        checks.append(BidCheck(int(player), 1 << int(view.trump), True))
+    return tuple(checks)
 
 
 def _chose_freely(view: SeatView) -> bool:
@@ -157,9 +199,11 @@ def sample_deals(view: SeatView, rng: RandomSource, count: int, bias: bool = Tru
 
 
 def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool = True) -> tuple[int, int, int, int]:
-    """One consistent deal; with ``bias`` a few draws are spent to prefer trump length with the player."""
+    """One consistent deal; with ``bias`` a few draws are spent to prefer deals that agree with the
+    bidding (trump length with the player, the calls' hand evaluations); never a hard rule, since
+    people do not bid by one formula."""
     hands = sample_deal(know, rng)
-    if not bias or view.trump is None or not any(know.trump_length_hint):
+    if not bias or view.trump is None or not (any(know.trump_length_hint) or know.bid_checks):
         return hands
     trump_mask = fast.SUIT_MASK[int(view.trump)]
     played_by = [0, 0, 0, 0]
@@ -169,12 +213,21 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
     if view.trick_leader is not None:
         for seat, card in view.trick_plays:
             played_by[seat] |= 1 << card
-    for _ in range(8):
-        if all(fast.popcount((hands[s] | played_by[s]) & trump_mask) >= know.trump_length_hint[s]
-               for s in range(4)):
+
+    def misses(deal: tuple[int, int, int, int]) -> int:
+        dealt = [deal[s] | played_by[s] for s in range(4)]
+        count = sum(1 for s in range(4) if fast.popcount(dealt[s] & trump_mask) < know.trump_length_hint[s])
+        return count + sum(1 for check in know.bid_checks if not check.agrees(dealt[check.seat]))
+
+    best, best_misses = hands, misses(hands)
+    for _ in range(_BIAS_DRAWS - 1):
+        if best_misses == 0:
             break
         hands = sample_deal(know, rng)
-    return hands
+        count = misses(hands)
+        if count < best_misses:
+            best, best_misses = hands, count
+    return best
 
 
 def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
