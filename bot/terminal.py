@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
+from itertools import groupby
 
 from engine.actions import CALLS, Call, Claim
 from engine.ai.base import Player
 from engine.ai.hints import Hint, hint, strong_player
 from engine.ai.players import LEVELS, UnknownPlayerError, make_player
-from engine.cards import SEATS, SUITS, Card, Rank, Seat, Suit, Team
+from engine.cards import SEATS, Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.events import (
     BidMade,
@@ -53,7 +54,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid": "{seat}: {call}",
         "pass": "pass",
         "play": "play",
-        "trump": "{seat} {plays} {suit} as trump{forced}. {elder} leads.",
+        "trump": "{seat} {plays} {suit} as trump{forced}. {elder} to lead.",
         "plays_verb": "plays",
         "plays_verb_you": "play",
         "forced": " (forced)",
@@ -68,7 +69,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "claimed": "  {seat} claims roem: {points}.",
         "stuk": "  {seat}: stuk, 20 roem for {team}.",
         "status": "Trump {trump} ({player} plays) · trick {n}/8 · Wij {we} – Zij {they}",
-        "bid_status": "Hand {n}, dealer: {dealer}; {elder} first to call.",
+        "bid_status": "{elder} to call first.",
         "call_prompt": "Your call {choices}: ",
         "card_prompt": "Your card (number or card) [{numbers}]: ",
         "hint": "Hint: {text}",
@@ -120,7 +121,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "claimed": "  {seat} meldt roem: {points}.",
         "stuk": "  {seat}: stuk, 20 roem voor {team}.",
         "status": "Troef {trump} ({player} speelt) · slag {n}/8 · Wij {we} – Zij {they}",
-        "bid_status": "Spel {n}, deler: {dealer}; {elder} mag eerst.",
+        "bid_status": "{elder} mag als eerste bieden.",
         "call_prompt": "Jouw keuze {choices}: ",
         "card_prompt": "Jouw kaart (nummer of kaart) [{numbers}]: ",
         "hint": "Tip: {text}",
@@ -269,8 +270,8 @@ class Table:
         view = seat_view(game, HUMAN)
         bidding = view.phase is Phase.BIDDING
         if bidding:
-            self.say(self.t["bid_status"].format(n=view.hand_number + 1, dealer=self.seat_name(view.dealer or HUMAN),
-                                                 elder=self.seat_name(view.elder or HUMAN)))
+            if not view.bids and view.elder is not None:
+                self.say(self.t["bid_status"].format(elder=self.seat_name(view.elder)))
             if view.turned:
                 self.say(self.t["turned"].format(suit=self.suit_name(view.turned[-1])))
         else:
@@ -366,10 +367,8 @@ class Table:
         self.say(self.t["your_hand"])
         playing = view.phase is Phase.PLAY
         number = 0
-        for suit in SUITS:
-            cards = [c for c in numbered if c.suit is suit]
-            if not cards:
-                continue
+        for suit, group in groupby(numbered, key=lambda card: card.suit):
+            cards = list(group)
             parts = []
             for card in cards:
                 number += 1

@@ -126,3 +126,25 @@ def test_score_sheet_marks_nat_and_pit() -> None:
     assert lines[-1].split()[-2:] == ["514", "0"]
 
 
+
+
+def test_a_card_number_plays_the_card_shown_with_that_number() -> None:
+    out: list[str] = []
+    expected: list[str] = []
+
+    def ask(prompt: str) -> str:
+        match = re.search(r"\[([\d ]+)\]: $", prompt)
+        if not match:
+            return "1"  # a call
+        start = max(i for i, line in enumerate(out) if line.startswith("Your hand"))
+        shown: dict[str, str] = {}
+        for line in out[start + 1:]:
+            shown.update(re.findall(r"(\d+) (\S+?)\*?(?=\s|$)", line.split(":", 1)[1]))
+        number = match.group(1).split()[-1]  # the last legal number: not simply the first card
+        expected.append(shown[number])
+        return number
+
+    code = run_play(args("--length", "1", "--bidding", "verplicht"), ask, out.append)  # type: ignore[arg-type]
+    assert code == 0
+    played = [line.removeprefix("  You: ") for line in out if line.startswith("  You: ")]
+    assert len(expected) == 8 and played == expected
