@@ -1,4 +1,5 @@
-"""The pimc player: legal actions in whole hands under every rule set, and sensible bids."""
+"""The pimc player: legal actions in whole hands under every rule set, sensible bids, and a decision's
+work bounded in solver nodes (so the tests do not depend on the machine's speed)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import random
 import pytest
 
 from engine.actions import Call, Deal
+from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, settled_diff
-from engine.cards import Seat, mask_of, parse_cards
+from engine.cards import Card, Seat, mask_of, parse_cards
 from engine.game import Game, Phase
 from engine.rules import Rules
 from engine.view import SeatView, seat_view
@@ -60,6 +62,84 @@ def test_pimc_bids_a_strong_trump_hand_and_passes_a_weak_one() -> None:
     assert player.choose(view) is Call.H
     player, view = _bid_view("7C 8C 7D 8D 7H 8H 7S 9S")
     assert player.choose(view) is Call.PASS
+
+
+def test_pimc_bids_jack_nine_ace_and_one_more_and_passes_junk() -> None:
+    player, view = _bid_view("JS 9S AS 7S 7C 8D 9D 8H")
+    assert player.choose(view) is Call.S
+    player, view = _bid_view("7C 9C KC 8D QD 7H 9H 8S")
+    assert player.choose(view) is Call.PASS
+
+
+def _mid_hand(tricks: int, seed: int = 5) -> SeatView:
+    """A view of the seat to play after ``tricks`` tricks played by heuristic players."""
+    rng = random.Random(seed)
+    game = Game(Rules().with_changes(length="1"))
+    game.deal_random(rng)
+    bots = [HeuristicPlayer(seed=i) for i in range(4)]
+    while True:
+        seat = game.to_act
+        assert seat is not None
+        view = seat_view(game, seat)
+        if game.phase is Phase.PLAY and len(view.tricks) == tricks and len(view.legal) > 1:
+            return view
+        game.apply(bots[seat].choose(view), seat)
+
+
+def test_a_single_legal_card_is_played_without_search() -> None:
+    player = PimcPlayer(seed=1)
+    rng = random.Random(2)
+    game = Game(Rules().with_changes(length="1"))
+    game.deal_random(rng)
+    bots = [HeuristicPlayer(seed=i) for i in range(4)]
+    while game.phase is not Phase.OVER and game.phase is not Phase.DEAL:
+        seat = game.to_act
+        assert seat is not None
+        view = seat_view(game, seat)
+        if game.phase is Phase.PLAY and len(view.legal) == 1:
+            assert player.choose(view) == view.legal[0]
+            assert player.last_source == "only" and player.last_nodes == 0
+            return
+        game.apply(bots[seat].choose(view), seat)
+    raise AssertionError("no forced card in the hand")
+
+
+def test_work_per_decision_stays_within_the_node_budget() -> None:
+    view = _mid_hand(2)
+    for budget in (50_000, 400_000):
+        player = PimcPlayer(seed=3, node_budget=budget, min_samples=2, time_budget_ms=60_000.0)
+        card = player.choose(view)
+        assert card in view.legal
+        # An aborted solve may pass its limit by a few nodes while it unwinds.
+        assert player.last_nodes <= budget * 1.01 + 100
+
+
+def test_the_node_budget_not_the_clock_decides() -> None:
+    view = _mid_hand(3)
+    runs = []
+    for time_budget in (5_000.0, 60_000.0):
+        player = PimcPlayer(seed=4, samples=8, node_budget=2_000_000, time_budget_ms=time_budget)
+        runs.append((player.choose(view), player.last_samples, player.last_nodes, player.last_source))
+    assert runs[0] == runs[1]
+    assert runs[0][3] == "search" and runs[0][1] == 8
+
+
+def test_too_few_deals_within_the_budget_leave_the_choice_to_the_heuristic() -> None:
+    view = _mid_hand(0)
+    player = PimcPlayer(seed=3, node_budget=10_000, time_budget_ms=60_000.0)
+    card = player.choose(view)
+    assert player.last_source == "heuristic"
+    assert player.last_samples < player.min_samples
+    # The first deal gets a 1/min_samples share: a hopeless decision gives up early.
+    assert player.last_nodes <= 10_000 // player.min_samples + 100
+    assert card == HeuristicPlayer(seed=3).choose(view)
+    assert isinstance(card, Card)
+
+
+def test_a_tight_clock_still_gives_a_legal_card() -> None:
+    view = _mid_hand(1)
+    player = PimcPlayer(seed=3, time_budget_ms=0.5)
+    assert player.choose(view) in view.legal
 
 
 def test_settlement_of_an_outcome() -> None:

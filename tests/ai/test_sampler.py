@@ -7,7 +7,8 @@ import random
 import pytest
 
 from engine import fast
-from engine.ai.sampler import knowledge, play_inference, sample_deals
+from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.sampler import bid_checks, knowledge, play_inference, sample_biased, sample_deals
 from engine.cards import SEATS, Card
 from engine.game import Game, Phase
 from engine.rules import Rules
@@ -77,3 +78,42 @@ def test_inference_reads_the_table_rules() -> None:
     # Following trump without overtrumping shows no higher trump.
     follow = play_inference((int(Card.C9),), int(Card.C7), trump, amsterdam=False, undertrump_forced=True)
     assert follow == fast.TRUMP_ABOVE[trump * 9 + fast.TRUMP_STRENGTH[int(Card.C9) & 7] + 1]
+
+
+@pytest.mark.parametrize("bidding", ["vrij", "draaien"])
+def test_the_bidding_read_is_true_of_heuristic_bidders_and_tilts_the_samples(bidding: str) -> None:
+    rng = random.Random(11)
+    checked = agreeing = agreeing_plain = drawn = 0
+    for _ in range(12):
+        game = Game(Rules().with_changes(bidding=bidding, length="1"))
+        game.deal_random(rng)
+        truth = current_hands(game)
+        bots = [HeuristicPlayer(seed=i) for i in range(4)]
+        while game.phase in (Phase.BIDDING, Phase.TURN):
+            if game.phase is Phase.TURN:
+                game.turn_random(rng)
+                continue
+            seat = game.to_act
+            assert seat is not None
+            game.apply(bots[seat].choose(seat_view(game, seat)), seat)
+        if game.phase is not Phase.PLAY:
+            continue
+        for seat in SEATS:
+            view = seat_view(game, seat)
+            checks = bid_checks(view)
+            assert all(check.seat != seat for check in checks)
+            # The heuristic bids by exactly this yardstick: every check holds for the real hands.
+            assert all(check.agrees(truth[check.seat]) for check in checks)
+            checked += len(checks)
+            know = knowledge(view)
+            for _ in range(4):
+                deal = sample_biased(know, rng, view)
+                assert know.allows(deal)
+                drawn += len(checks)
+                agreeing += sum(1 for check in checks if check.agrees(deal[check.seat]))
+                plain = sample_biased(know, rng, view, bias=False)
+                agreeing_plain += sum(1 for check in checks if check.agrees(plain[check.seat]))
+    assert checked > 20
+    # A soft tilt (a few draws per sample), clearly towards what the bidding said.
+    assert agreeing >= 0.75 * drawn
+    assert agreeing - agreeing_plain >= 0.1 * drawn
