@@ -69,6 +69,9 @@ class SeatInfo:
     delivery: str = "dm"  # "dm" or "thread": where this human's private hand goes
     dm_channel_id: int | None = None
     hand_message_id: int | None = None
+    pending_user_id: int | None = None  # someone taking over this AI seat at the next deal
+    pending_name: str = ""
+    pending_delivery: str = "dm"
 
     @property
     def ai_plays(self) -> bool:
@@ -77,13 +80,16 @@ class SeatInfo:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "user_id": self.user_id, "name": self.name, "ai_level": self.ai_level,
                 "away": self.away, "misses": self.misses, "delivery": self.delivery,
-                "dm_channel_id": self.dm_channel_id, "hand_message_id": self.hand_message_id}
+                "dm_channel_id": self.dm_channel_id, "hand_message_id": self.hand_message_id,
+                "pending_user_id": self.pending_user_id, "pending_name": self.pending_name,
+                "pending_delivery": self.pending_delivery}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatInfo:
         return cls(SeatKind(data.get("kind", "empty")), data.get("user_id"), data.get("name", ""),
                    data.get("ai_level", "normal"), bool(data.get("away")), int(data.get("misses", 0)),
-                   data.get("delivery", "dm"), data.get("dm_channel_id"), data.get("hand_message_id"))
+                   data.get("delivery", "dm"), data.get("dm_channel_id"), data.get("hand_message_id"),
+                   data.get("pending_user_id"), data.get("pending_name", ""), data.get("pending_delivery", "dm"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,9 @@ class Table:
     thread_id: int | None = None
     lobby_message_id: int | None = None
     table_message_id: int | None = None
+    prompt_message_id: int | None = None  # the bidding buttons now in the thread
+    prompt_version: int | None = None  # the version those buttons were made for
+    rematch_id: int | None = None  # the table opened by Rematch after this one
     status: TableStatus = TableStatus.LOBBY
     seats: list[SeatInfo] = field(default_factory=lambda: [SeatInfo() for _ in SEATS])
     game: Game = field(default_factory=Game)
@@ -170,6 +179,12 @@ class Table:
         for seat in SEATS:
             info = self.seats[seat]
             if info.kind is SeatKind.HUMAN and info.user_id == user_id:
+                return seat
+        return None
+
+    def pending_seat_of(self, user_id: int) -> Seat | None:
+        for seat in SEATS:
+            if self.seats[seat].pending_user_id == user_id:
                 return seat
         return None
 
@@ -234,7 +249,7 @@ class SeatChanged:
 
     table: Table
     seat: Seat
-    reason: str  # "left", "back", "took_over"
+    reason: str  # "left", "back", "took_over", "will_take_over" (at the next deal)
     user_id: int | None
 
 
@@ -267,6 +282,8 @@ class Store(Protocol):
                             user_id: int | None) -> None: ...
 
     async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]: ...
+
+    async def load_table(self, table_id: int) -> Table | None: ...
 
 
 ChooseFn = Callable[[str, int, SeatView], "Card | Call"]
@@ -360,22 +377,18 @@ class TableService:
 
     async def create_table(self, *, host_id: int, host_name: str, settings: TableSettings,
                            guild_id: int | None = None, channel_id: int | None = None,
-                           seed: int | None = None) -> Table:
+                           seed: int | None = None, delivery: str = "dm") -> Table:
         seed = seed if seed is not None else self.new_seed()
         table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id, channel_id=channel_id,
                       game=Game(settings.rules))
         # The host sits South, as in the storyboard; partners sit opposite.
-        table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name)
-        if self.store is not None:
-            table.id = await self.store.create_table(table)
-        else:
-            table.id = self._next_id
-        self._next_id = max(self._next_id, table.id + 1)
-        self.tables[table.id] = table
+        table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name, delivery=_delivery(delivery))
+        await self._register(table)
         await self._emit(LobbyChanged(table))
         return table
 
-    async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None) -> Seat:
+    async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
+                   delivery: str = "dm") -> Seat:
         table = self.get(table_id)
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
@@ -390,7 +403,7 @@ class TableService:
                 seat = (empty or free)[0]
             elif seat not in free:
                 raise ServiceError("seat_taken", {"seat": seat, "name": table.name_of(seat)})
-            table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name)
+            table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=_delivery(delivery))
             await self._save(table)
             await self._emit(LobbyChanged(table))
             return seat
@@ -501,11 +514,20 @@ class TableService:
             self._schedule(table)
             return progress
 
-    async def claim(self, table_id: int, user_id: int) -> GameProgress:
-        """Declared roem: claim the roem of the trick just won."""
+    async def claim(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
+        """Declared roem: claim the roem of the trick just won, for the team that won it, once."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
+            if version is not None and version != table.version:
+                raise ServiceError("stale")
+            hand = table.game.hand
+            if table.game.can_claim() and hand is not None:
+                trick = hand.tricks[-1]
+                if seat.team is not trick.winner.team:
+                    raise ServiceError("claim_other_team", {"name": table.name_of(trick.winner)})
+                if any(t == trick.index and s.team is seat.team for t, s in hand.claims):
+                    raise ServiceError("already_claimed")
             progress = await self._apply(table, seat, Claim(seat), Actor.HUMAN, user_id)
             self._schedule(table)
             return progress
@@ -525,29 +547,104 @@ class TableService:
             self._schedule(table)
             return seat
 
-    async def take_over(self, table_id: int, user_id: int, name: str, seat: Seat | None = None) -> Seat:
-        """Someone not at the table takes an AI seat; only between hands (before any bid or card)."""
+    async def take_over(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
+                        delivery: str = "dm") -> tuple[Seat, bool]:
+        """Someone not at the table takes an AI seat between hands.
+
+        Between hands (before any bid or card) the seat is theirs at once; during a hand it is reserved
+        and they take it when the next hand is dealt. Returns the seat and whether it is theirs already.
+        """
         table = self.get(table_id)
         async with table.lock:
             if not table.running:
                 raise ServiceError("not_playing")
             if table.seat_of(user_id) is not None:
                 raise ServiceError("already_seated", {"seat": table.seat_of(user_id)})
-            hand = table.game.hand
-            if table.game.phase is not Phase.DEAL and hand is not None and (hand.bids or hand.plays):
-                raise ServiceError("not_between_hands")
+            if table.pending_seat_of(user_id) is not None:
+                raise ServiceError("already_reserved", {"seat": table.pending_seat_of(user_id)})
             ai_seats = [s for s in SEATS if table.seats[s].kind is SeatKind.AI]
             if seat is None:
-                if not ai_seats:
+                open_seats = [s for s in ai_seats if table.seats[s].pending_user_id is None]
+                if not open_seats:
                     raise ServiceError("no_ai_seat")
-                seat = ai_seats[0]
+                seat = open_seats[0]
             elif seat not in ai_seats:
                 raise ServiceError("seat_taken", {"seat": seat, "name": table.name_of(seat)})
-            table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name)
+            elif table.seats[seat].pending_user_id is not None:
+                raise ServiceError("seat_reserved", {"seat": seat, "name": table.seats[seat].pending_name})
+            info = table.seats[seat]
+            info.pending_user_id, info.pending_name, info.pending_delivery = user_id, name, _delivery(delivery)
+            now = self._between_hands(table)
+            if now:
+                self._seat_pending(table, seat)
             await self._save(table)
-            await self._emit(SeatChanged(table, seat, "took_over", user_id))
+            await self._emit(SeatChanged(table, seat, "took_over" if now else "will_take_over", user_id))
             self._schedule(table)
-            return seat
+            return seat, now
+
+    @staticmethod
+    def _between_hands(table: Table) -> bool:
+        hand = table.game.hand
+        return table.game.phase is Phase.DEAL or (hand is not None and not hand.bids and not hand.plays
+                                                 and table.game.phase is not Phase.PLAY)
+
+    @staticmethod
+    def _seat_pending(table: Table, seat: Seat) -> None:
+        info = table.seats[seat]
+        assert info.pending_user_id is not None
+        table.seats[seat] = SeatInfo(SeatKind.HUMAN, info.pending_user_id, info.pending_name,
+                                     delivery=info.pending_delivery)
+
+    async def _take_pending_seats(self, table: Table) -> None:
+        """Between hands: the reserved AI seats go to the people who asked for them. Caller holds the lock."""
+        taken = [seat for seat in SEATS if table.seats[seat].kind is SeatKind.AI
+                 and table.seats[seat].pending_user_id is not None]
+        if not taken:
+            return
+        for seat in taken:
+            self._seat_pending(table, seat)
+        await self._save(table)
+        for seat in taken:
+            await self._emit(SeatChanged(table, seat, "took_over", table.seats[seat].user_id))
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+        """After a match: a new table in the lobby with the same seats and settings; the clicker hosts it.
+
+        Only once per match: a second click is told which table the rematch is.
+        """
+        table = self.tables.get(table_id)
+        if table is None and self.store is not None:
+            table = await self.store.load_table(table_id)
+            if table is not None:
+                self.tables[table.id] = table
+        if table is None:
+            raise ServiceError("no_table", {"table": table_id})
+        async with table.lock:
+            if table.status is not TableStatus.FINISHED:
+                raise ServiceError("not_finished")
+            if table.seat_of(user_id) is None:
+                raise ServiceError("not_seated")
+            if table.rematch_id is not None:
+                raise ServiceError("rematch_exists", {"table": table.rematch_id})
+            seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
+                              dm_channel_id=info.dm_channel_id) for info in table.seats]
+            new = Table(id=0, host_id=user_id, settings=table.settings, seed=self.new_seed(),
+                        guild_id=table.guild_id, channel_id=table.channel_id, seats=seats,
+                        game=Game(table.settings.rules))
+            new.seats[table.seat_of(user_id)].name = name  # type: ignore[index]
+            await self._register(new)
+            table.rematch_id = new.id
+            await self._save(table)
+        await self._emit(LobbyChanged(new))
+        return new
+
+    async def _register(self, table: Table) -> None:
+        if self.store is not None:
+            table.id = await self.store.create_table(table)
+        else:
+            table.id = self._next_id
+        self._next_id = max(self._next_id, table.id + 1)
+        self.tables[table.id] = table
 
     async def stop(self, table_id: int, user_id: int, *, can_manage: bool = False) -> bool:
         """The host or a moderator stops at once; other humans vote, and a majority stops it.
@@ -672,6 +769,14 @@ class TableService:
         rng = random.Random(f"{table.seed}:{version}")  # stable across restarts: seed and position only
         if game.phase is Phase.DEAL:
             await asyncio.sleep(config.deal_pause if game.hands else 0)
+            async with table.lock:
+                if table.version != version or not table.running:
+                    return
+                table.task_locked = True
+                try:
+                    await self._take_pending_seats(table)
+                finally:
+                    table.task_locked = False
             from engine.game import random_deal
 
             following = game.next_dealer
@@ -764,6 +869,10 @@ class TableService:
             await self._emit(TableRestored(table))
             self._schedule(table)
         return restored
+
+
+def _delivery(value: str | None) -> str:
+    return value if value in ("dm", "thread") else "dm"
 
 
 def _replay(rules: Rules, actions: Sequence[Action]) -> Game:

@@ -125,10 +125,11 @@ class SqliteStore:
         try:
             await self.db.execute(
                 "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
-                "table_message_id = ?, host_id = ?, status = ?, settings = ?, "
-                "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
+                "status = ?, settings = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
-                 table.host_id, table.status.value, json.dumps(table.settings.to_dict()), table.id))
+                 table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
+                 table.status.value, json.dumps(table.settings.to_dict()), table.id))
             await self._write_seats(table.id, table)
             await self.db.execute("COMMIT")
         except BaseException:
@@ -138,9 +139,11 @@ class SqliteStore:
     async def _write_seats(self, table_id: int, table: Table) -> None:
         await self.db.executemany(
             "INSERT OR REPLACE INTO seats (table_id, seat, kind, user_id, name, ai_level, away, misses, delivery, "
-            "dm_channel_id, hand_message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "dm_channel_id, hand_message_id, pending_user_id, pending_name, pending_delivery) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level, int(info.away),
-              info.misses, info.delivery, info.dm_channel_id, info.hand_message_id)
+              info.misses, info.delivery, info.dm_channel_id, info.hand_message_id, info.pending_user_id,
+              info.pending_name, info.pending_delivery)
              for seat, info in zip(SEATS, table.seats, strict=True)])
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
@@ -172,13 +175,15 @@ class SqliteStore:
         table = Table(id=row["id"], host_id=row["host_id"], settings=settings, seed=row["seed"],
                       guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
                       lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
-                      status=TableStatus(row["status"]), game=Game(settings.rules))
+                      prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
+                      rematch_id=row["rematch_id"], status=TableStatus(row["status"]), game=Game(settings.rules))
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():
                 table.seats[Seat.parse(seat_row["seat"])] = SeatInfo(
                     SeatKind(seat_row["kind"]), seat_row["user_id"], seat_row["name"], seat_row["ai_level"],
                     bool(seat_row["away"]), seat_row["misses"], seat_row["delivery"], seat_row["dm_channel_id"],
-                    seat_row["hand_message_id"])
+                    seat_row["hand_message_id"], seat_row["pending_user_id"], seat_row["pending_name"],
+                    seat_row["pending_delivery"])
         return table
 
     async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]:
@@ -201,6 +206,16 @@ class SqliteStore:
     async def set_guild_defaults(self, guild_id: int, settings: TableSettings) -> None:
         await self.db.execute("INSERT OR REPLACE INTO guild_settings (guild_id, settings) VALUES (?, ?)",
                               (guild_id, json.dumps(settings.to_dict())))
+
+    async def user_delivery(self, user_id: int) -> str | None:
+        """Where this user wants their private hand ("dm" or "thread"); None when they never said."""
+        async with self.db.execute("SELECT delivery FROM user_prefs WHERE user_id = ?", (user_id,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row["delivery"]) if row is not None else None
+
+    async def set_user_delivery(self, user_id: int, delivery: str) -> None:
+        await self.db.execute("INSERT OR REPLACE INTO user_prefs (user_id, delivery) VALUES (?, ?)",
+                              (user_id, delivery))
 
     async def get_meta(self, key: str) -> str | None:
         async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:

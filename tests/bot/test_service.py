@@ -21,7 +21,7 @@ from bot.service import (
     TableStatus,
     TurnReminder,
 )
-from bot.store import SqliteStore
+from bot.store import SqliteStore, migrations
 from engine.actions import Call
 from engine.cards import Card, Seat
 from engine.errors import IllegalActionError, NotYourTurnError
@@ -215,10 +215,10 @@ async def test_restart_replays_every_stored_action(tmp_path: Path) -> None:
 async def test_migrations_are_applied_once(tmp_path: Path) -> None:
     path = tmp_path / "k.sqlite3"
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == len(migrations())
         await store.set_meta("x", "1")
     async with SqliteStore(path) as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == len(migrations())
         assert await store.get_meta("x") == "1"
         async with store.db.execute("PRAGMA journal_mode") as cursor:
             row = await cursor.fetchone()
