@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import action_text, seat_name, suit_name, t, team_word
+from bot.i18n import action_text, length_text, seat_name, suit_name, t, team_word
 from bot.service import (
     GameProgress,
     LobbyChanged,
@@ -34,8 +34,12 @@ from bot.ui import (
     BidButton,
     CardButton,
     LobbyButton,
+    RematchButton,
     RoemButton,
+    SeatSelect,
     ShowHandButton,
+    TakeSeatButton,
+    rows_of,
     view_of,
 )
 from engine.actions import Call
@@ -60,11 +64,12 @@ def names_of(table: Table) -> dict[Seat, str]:
             for seat, info in zip(SEATS, table.seats, strict=True)}
 
 
-def theme_of(table: Table) -> Any:
+def theme_of(table: Table, *, public: bool = False) -> Any:
+    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
     from rendering import theme_from
 
     s = table.settings
-    return theme_from(s.felt, s.four_colour, s.language)
+    return theme_from(s.felt, s.four_colour, s.language, neutral_teams=public)
 
 
 def lobby_text(table: Table) -> str:
@@ -73,19 +78,48 @@ def lobby_text(table: Table) -> str:
     rules = table.rules
     lines = [t("lobby.title", lang, table=table.id, host=names[Seat.S] if table.seats[Seat.S].user_id == table.host_id
                else next((i.name for i in table.seats if i.user_id == table.host_id), "?")),
-             f"{rules.play.value} · {rules.bidding.value} · {rules.length.describe()} · roem {rules.roem.value} · "
+             f"{rules.play.value} · {rules.bidding.value} · {length_text(rules, lang)} · roem {rules.roem.value} · "
              f"stuk {rules.stuk.value} · AI: {table.settings.ai_level}"]
     for seat in SEATS:
         info = table.seats[seat]
         who = names[seat] if info.kind is not SeatKind.EMPTY else t("lobby.empty", lang)
         star = f"  {t('lobby.host', lang)}" if info.user_id == table.host_id else ""
         lines.append(f"`{seat_name(seat, lang):<6}` {who}{star}")
+    lines.append(t("lobby.teams", lang))
     return "\n".join(lines)
 
 
-def lobby_view(table: Table) -> discord.ui.View:
+def seat_options(table: Table) -> list[discord.SelectOption]:
     lang = table.settings.language
-    return view_of([LobbyButton(table.id, op, lang) for op in ("join", "leave", "ai", "start")])
+    names = names_of(table)
+    options = []
+    for seat in SEATS:
+        info = table.seats[seat]
+        if info.kind is SeatKind.EMPTY:
+            state = t("seat.option_free", lang)
+        elif info.kind is SeatKind.AI:
+            state = t("seat.option_ai", lang)
+        else:
+            state = t("seat.option_human", lang, name=names[seat])
+        options.append(discord.SelectOption(label=t("seat.option", lang, seat=seat_name(seat, lang)),
+                                            value=seat.letter, description=state[:100]))
+    return options
+
+
+def lobby_view(table: Table) -> discord.ui.View:
+    """Join, Leave, Add AI, Start, and below them the seat menu (Join alone takes the first free seat)."""
+    lang = table.settings.language
+    return rows_of([LobbyButton(table.id, op, lang) for op in ("join", "leave", "ai", "start")],
+                   [SeatSelect(table.id, seat_options(table), lang)])
+
+
+def table_view(table: Table) -> discord.ui.View | None:
+    """The table message's button: someone not at the table can take over an AI seat (between hands)."""
+    if not table.running:
+        return None
+    if not any(info.kind is SeatKind.AI and info.pending_user_id is None for info in table.seats):
+        return None
+    return view_of([TakeSeatButton(table.id, table.settings.language)])
 
 
 def status_line(table: Table) -> str:
@@ -128,12 +162,17 @@ def hand_status(table: Table, view: SeatView) -> str:
     return t("hand.between", lang)
 
 
-def hand_payload(table: Table, view: SeatView) -> tuple[str, discord.ui.View, bytes]:
-    """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image."""
+def hand_payload(table: Table, view: SeatView, server: str = "") -> tuple[str, discord.ui.View, bytes]:
+    """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image.
+
+    ``server``: the server's name, for a DM (which otherwise does not say where the table is).
+    """
     from rendering import hand_order, render_hand
 
     lang = table.settings.language
     place = f"<#{table.thread_id}>" if table.thread_id else f"<#{table.channel_id}>"
+    if server:
+        place = f"{place} ({server})"
     text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view))
     legal = set(view.legal) if view.phase is Phase.PLAY else set()
     order = hand_order(view)
@@ -145,7 +184,7 @@ def hand_payload(table: Table, view: SeatView) -> tuple[str, discord.ui.View, by
 class Announcer:
     def __init__(self, bot: KlaverjasBot) -> None:
         self.bot = bot
-        self.roem_messages: dict[int, int] = {}  # table id -> message id with the Roem! button
+        self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
 
     # ------------------------------------------------------------ helpers
 
@@ -172,6 +211,35 @@ class Announcer:
             if view is not None:
                 view.stop()  # the DynamicItems dispatch clicks; no need to keep the view in memory
         return message.id
+
+    async def edit(self, table: Table, message_id: int, **kwargs: Any) -> bool:
+        """Edit a message in the table's thread; False when Discord refused (deleted, no access)."""
+        view = kwargs.get("view")
+        try:
+            await self.thread(table).get_partial_message(message_id).edit(**kwargs)
+            return True
+        except discord.HTTPException:
+            log.info("table %s: could not edit message %s", table.id, message_id)
+            return False
+        finally:
+            if view is not None:
+                view.stop()
+
+    async def post_lobby(self, table: Table) -> None:
+        """A lobby message for a table made without a slash command (a rematch)."""
+        if table.channel_id is None:
+            return
+        view = lobby_view(table)
+        try:
+            message = await self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).send(
+                content=lobby_text(table), view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.exception("table %s: could not post the lobby", table.id)
+            return
+        finally:
+            view.stop()
+        table.lobby_message_id = message.id
+        await self.bot.service.save_discord(table)
 
     async def render(self, fn: Any, *args: Any, **kwargs: Any) -> bytes:
         result: bytes = await asyncio.to_thread(fn, *args, **kwargs)
@@ -252,10 +320,18 @@ class Announcer:
             text = t("seat.left", lang, name=f"<@{event.user_id}>", seat=seat_name(event.seat, lang))
         elif event.reason == "back":
             text = t("seat.back", lang, name=names[event.seat])
+        elif event.reason == "will_take_over":
+            text = t("seat.will_take_over", lang, name=f"<@{event.user_id}>", seat=seat_name(event.seat, lang))
         else:
             text = t("seat.took_over", lang, name=names[event.seat], seat=seat_name(event.seat, lang))
         await self.post(table, text)
-        await self.send_hand(table, event.seat)
+        if event.reason in ("left", "took_over", "will_take_over"):
+            await self.update_table_message(table)  # names on the image; the take-over button
+        hand = table.game.hand
+        if event.reason != "will_take_over" and hand is not None and table.game.phase is not Phase.DEAL:
+            await self.send_hand(table, event.seat)
+        if event.reason in ("back", "took_over"):
+            await self.prompt(table)
 
     async def on_progress(self, event: GameProgress) -> None:
         table = event.table
@@ -263,6 +339,11 @@ class Announcer:
         names = names_of(table)
         touched: set[Seat] = set()
         refresh_table = False
+        roem = self.roem_messages.get(table.id)
+        if roem is not None and event.version > roem[1]:
+            # The Roem! button lasts until the next card (or the claim): take it away.
+            del self.roem_messages[table.id]
+            await self.edit(table, roem[0], view=None)
         for engine_event in event.events:
             if isinstance(engine_event, HandDealt):
                 touched.update(SEATS)
@@ -312,17 +393,26 @@ class Announcer:
         await self.prompt(table)
 
     async def prompt(self, table: Table) -> None:
-        """The bidding buttons for a human to call; a turn ping for in-thread players."""
+        """The bidding buttons for a human to call; a turn ping for in-thread players.
+
+        The bidding prompt's message id and version are stored: an older prompt loses its buttons, and
+        after a restart the prompt for the same moment is edited in place instead of posted again.
+        """
         game = table.game
         seat = game.to_act
-        if seat is None or not table.running:
-            return
-        info = table.seats[seat]
-        if info.kind is not SeatKind.HUMAN or info.away:
+        info = table.seats[seat] if seat is not None else None
+        wants_bid = (table.running and game.phase is Phase.BIDDING and info is not None
+                     and info.kind is SeatKind.HUMAN and not info.away)
+        if table.prompt_message_id is not None and not (wants_bid and table.prompt_version == table.version):
+            old = table.prompt_message_id
+            table.prompt_message_id = table.prompt_version = None
+            await self.bot.service.save_discord(table)
+            await self.edit(table, old, view=None)
+        if seat is None or info is None or not table.running or info.kind is not SeatKind.HUMAN or info.away:
             return
         lang = table.settings.language
         mention = f"<@{info.user_id}>"
-        if game.phase is Phase.BIDDING:
+        if wants_bid:
             hand = game.hand
             assert hand is not None
             calls = [c for c in game.legal_actions() if isinstance(c, Call)]
@@ -332,8 +422,14 @@ class Announcer:
                 text = t("bid.prompt_forced", lang, mention=mention)
             else:
                 text = t("bid.prompt_vrij", lang, mention=mention)
-            await self.post(table, text, view=view_of([BidButton(table.id, table.version, c, lang) for c in calls]),
-                            mention=info.user_id)
+            buttons = view_of([BidButton(table.id, table.version, c, lang) for c in calls])
+            if table.prompt_message_id is not None and await self.edit(table, table.prompt_message_id, content=text,
+                                                                       view=buttons):
+                return
+            table.prompt_message_id = await self.post(table, text, view=view_of(
+                [BidButton(table.id, table.version, c, lang) for c in calls]), mention=info.user_id)
+            table.prompt_version = table.version if table.prompt_message_id is not None else None
+            await self.bot.service.save_discord(table)
         elif game.phase is Phase.PLAY and info.delivery == "thread":
             await self.post(table, t("dm.your_turn", lang, mention=mention),
                             view=view_of([ShowHandButton(table.id, lang)]), mention=info.user_id)
@@ -342,19 +438,24 @@ class Announcer:
         from rendering import render_table
 
         view = table.view(Seat.S)
-        image = await self.render(render_table, _public(view), names_of(table), theme=theme_of(table))
+        image = await self.render(render_table, _public(view), names_of(table), theme=theme_of(table, public=True))
         file = discord.File(io.BytesIO(image), filename="table.png")
+        buttons = table_view(table)
         if table.table_message_id is not None:
             message = self.thread(table).get_partial_message(table.table_message_id)
             try:
-                await message.edit(content=status_line(table), attachments=[file])
+                await message.edit(content=status_line(table), attachments=[file], view=buttons)
                 return
             except discord.NotFound:
                 pass  # deleted: post a new one
             except discord.HTTPException:
                 log.warning("table %s: could not edit the table message", table.id)
                 return
-        table.table_message_id = await self.post(table, status_line(table), image=image, name="table.png")
+            finally:
+                if buttons is not None:
+                    buttons.stop()
+        table.table_message_id = await self.post(table, status_line(table), image=image, name="table.png",
+                                                 view=table_view(table))
         await self.bot.service.save_discord(table)
 
     async def announce_trick(self, table: Table, event: TrickWon) -> None:
@@ -365,7 +466,8 @@ class Announcer:
         hand = table.game.hand
         assert hand is not None
         trick = hand.tricks[event.trick]
-        image = await self.render(render_trick, _public(table.view(Seat.S)), names, trick=trick, theme=theme_of(table))
+        image = await self.render(render_trick, _public(table.view(Seat.S)), names, trick=trick,
+                                  theme=theme_of(table, public=True))
         winning_card = trick.cards[(event.winner - event.leader) & 3]
         lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=winning_card.symbol,
                    points=event.points)]
@@ -376,7 +478,9 @@ class Announcer:
             if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
                                          for s in event.team.seats):
                 view = view_of([RoemButton(table.id, table.version, lang)])
-        await self.post(table, "\n".join(lines), view=view, image=image, name="trick.png")
+        message_id = await self.post(table, "\n".join(lines), view=view, image=image, name="trick.png")
+        if view is not None and message_id is not None:
+            self.roem_messages[table.id] = (message_id, table.version)
 
     async def announce_hand(self, table: Table, event: HandSettled) -> None:
         lang = table.settings.language
@@ -404,7 +508,8 @@ class Announcer:
             text = t("match.draw", lang, ns=ns, ew=ew, hands=hands)
         else:
             text = t("match.won", lang, team=team_word(event.winner, None), ns=ns, ew=ew, hands=hands)
-        await self.post(table, text, image=await self.sheet(table), name="sheet.png")
+        view = view_of([RematchButton(table.id, lang)])
+        await self.post(table, text, image=await self.sheet(table), name="sheet.png", view=view)
 
     async def sheet(self, table: Table) -> bytes:
         from rendering import render_sheet
@@ -422,7 +527,8 @@ class Announcer:
         if info.kind is not SeatKind.HUMAN or info.user_id is None or info.delivery != "dm":
             return
         view = table.view(seat)
-        text, buttons, image = await asyncio.to_thread(hand_payload, table, view)
+        guild = self.bot.get_guild(table.guild_id) if table.guild_id is not None else None
+        text, buttons, image = await asyncio.to_thread(hand_payload, table, view, guild.name if guild else "")
         file = discord.File(io.BytesIO(image), filename="hand.png")
         try:
             if info.dm_channel_id is not None and info.hand_message_id is not None:

@@ -9,12 +9,13 @@ import json
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.announcer import Announcer
 from bot.cogs import EXTENSIONS, make_group
 from bot.config import BotConfig
-from bot.i18n import COMMAND_TEXTS, Translator
+from bot.i18n import COMMAND_TEXTS, Translator, permission_name, t
 from bot.service import ChooseFn, ServiceConfig, TableService
 from bot.store import SqliteStore
 from bot.thinking import Thinker
@@ -45,6 +46,7 @@ class KlaverjasBot(commands.Bot):
         # first AI decision does not wait for numba; a decision asked meanwhile simply queues behind it.
         self._warm_task = asyncio.get_running_loop().create_task(self._warm_up(), name="ai-warm-up")
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -70,6 +72,26 @@ class KlaverjasBot(commands.Bot):
         await self.store.set_meta(key, digest)
         log.info("slash commands synced (%s)", f"guild {self.dev_guild}" if guild else "global")
         return True
+
+    async def on_app_command_error(self, interaction: discord.Interaction[discord.Client],
+                               error: app_commands.AppCommandError) -> None:
+        """A check that failed (permissions) or a command that broke: a private answer, nothing changed."""
+        from bot.handlers import reply, user_lang
+
+        lang = user_lang(interaction)
+        if isinstance(error, app_commands.MissingPermissions):
+            perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
+            text = t("error.missing_permissions", lang, perms=perms)
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = t("error.not_here", lang)
+        else:
+            log.error("command %s failed", interaction.command.name if interaction.command else "?",
+                      exc_info=error)
+            text = t("error.unknown", lang)
+        try:
+            await reply(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer a failed command")
 
     async def _warm_up(self) -> None:
         try:

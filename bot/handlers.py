@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.announcer import hand_payload, lobby_text, lobby_view, names_of
-from bot.i18n import error_text, lang_of, t
-from bot.service import ServiceError, Table
+from bot.i18n import error_text, lang_of, seat_name, t
+from bot.service import ServiceError, Table, TableStatus
 from engine.actions import Call
-from engine.cards import Card
+from engine.cards import Card, Seat
 from engine.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -88,14 +88,15 @@ async def lobby_click(interaction: discord.Interaction[Any], table_id: int, op: 
         table = service.get(table_id)
         lang = user_lang(interaction)
         if op == "join":
-            seat = await service.join(table_id, user.id, user.display_name)
-            text = t("joined", lang, seat=seat.letter)
+            seat = await service.join(table_id, user.id, user.display_name,
+                                      delivery=await preferred_delivery(interaction))
+            text = t("joined", lang, seat=seat_name(seat, lang))
         elif op == "leave":
             await service.leave(table_id, user.id)
             text = t("left", lang)
         elif op == "ai":
             seat = await service.add_ai(table_id, user.id)
-            text = t("ai_added", lang, seat=seat.letter)
+            text = t("ai_added", lang, seat=seat_name(seat, lang))
         elif op == "start":
             # Starting opens a thread and renders: answer first (within Discord's 3 seconds).
             await interaction.response.defer()
@@ -144,11 +145,8 @@ async def roem_click(interaction: discord.Interaction[Any], table_id: int, versi
     bot = bot_of(interaction)
 
     async def work() -> None:
-        table = bot.service.get(table_id)
-        if version != table.version:
-            raise ServiceError("stale")
         await interaction.response.defer()
-        await bot.service.claim(table_id, interaction.user.id)
+        await bot.service.claim(table_id, interaction.user.id, version)
 
     await guarded(interaction, table_id, work)
 
@@ -167,11 +165,70 @@ async def show_hand_click(interaction: discord.Interaction[Any], table_id: int) 
     await guarded(interaction, table_id, lambda: send_hand_ephemeral(interaction, table_id))
 
 
-async def send_hand_ephemeral(interaction: discord.Interaction[Any], table_id: int) -> None:
+async def send_hand_ephemeral(interaction: discord.Interaction[Any], table_id: int, note: str = "") -> None:
     bot = bot_of(interaction)
     table, _, view = bot.service.view_for(table_id, interaction.user.id)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
     text, buttons, image = await asyncio.to_thread(hand_payload, table, view)
+    text = f"{note}\n{text}" if note else text
     await interaction.followup.send(text, view=buttons, file=discord.File(io.BytesIO(image), filename="hand.png"),
                                     ephemeral=True)
     buttons.stop()
+
+
+async def preferred_delivery(interaction: discord.Interaction[Any]) -> str:
+    """Where this user wants their private hand (``/klaverjas hand delivery:``); DM unless they chose."""
+    return await bot_of(interaction).store.user_delivery(interaction.user.id) or "dm"
+
+
+async def seat_choice(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> None:
+    """The lobby's seat menu: sit in the chosen seat (or, in a running game, take over that AI seat)."""
+    bot = bot_of(interaction)
+    service = bot.service
+    user = interaction.user
+
+    async def work() -> None:
+        table = service.get(table_id)
+        lang = user_lang(interaction)
+        if seat is None:
+            raise ServiceError("bad_seat", {"text": "?"})
+        if table.status is not TableStatus.LOBBY:
+            await take_seat_now(interaction, table_id, seat)
+            return
+        await service.join(table_id, user.id, user.display_name, seat, delivery=await preferred_delivery(interaction))
+        view = lobby_view(table)
+        await interaction.response.edit_message(content=lobby_text(table), view=view)
+        view.stop()
+        await interaction.followup.send(t("joined", lang, seat=seat_name(seat, lang)), ephemeral=True)
+
+    await guarded(interaction, table_id, work)
+
+
+async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> None:
+    await guarded(interaction, table_id, lambda: take_seat_now(interaction, table_id, seat))
+
+
+async def take_seat_now(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> None:
+    """Someone not at the table takes over an AI seat: now between hands, else from the next hand."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    user = interaction.user
+    taken, now = await bot.service.take_over(table_id, user.id, user.display_name, seat,
+                                             delivery=await preferred_delivery(interaction))
+    key = "took_seat" if now else "reserved_seat"
+    await reply(interaction, t(key, lang, seat=seat_name(taken, lang)))
+
+
+async def rematch_click(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """Rematch: a new lobby with the same seats and settings, in the same channel; the clicker hosts."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await bot.service.rematch(table_id, interaction.user.id, interaction.user.display_name)
+        await bot.announcer.post_lobby(table)
+        await reply(interaction, t("rematch.opened", lang, table=table.id, place=f"<#{table.channel_id}>"))
+
+    await guarded(interaction, table_id, work)

@@ -13,6 +13,7 @@ from discord import Locale, app_commands
 
 from engine.actions import Call
 from engine.cards import Card, Seat, Suit, Team
+from engine.rules import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
 EN = "en"
 NL = "nl"
@@ -24,6 +25,28 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lobby.host": ("★ host", "★ gastheer"),
     "lobby.started": ("The game is on: {link}", "Het spel is begonnen: {link}"),
     "lobby.stopped": ("This table was stopped.", "Deze tafel is gestopt."),
+    "lobby.teams": ("Teams: NS = North + South, EW = East + West (partners sit opposite).",
+                    "Teams: NS = Noord + Zuid, EW = Oost + West (partners zitten tegenover elkaar)."),
+    "seat.menu": ("Choose a seat…", "Kies een plaats…"),
+    "seat.option": ("Sit {seat}", "Zit {seat}"),
+    "seat.option_free": ("free", "vrij"),
+    "seat.option_ai": ("AI player: you replace it", "AI-speler: je neemt de plaats over"),
+    "seat.option_human": ("taken by {name}", "bezet door {name}"),
+    "button.take_seat": ("Take an AI seat", "Neem een AI-plaats over"),
+    "button.rematch": ("Rematch", "Revanche"),
+    "took_seat": ("You sit {seat} now.", "Je zit nu {seat}."),
+    "reserved_seat": ("Seat {seat} is yours from the next hand.", "Plaats {seat} is van jou vanaf de volgende hand."),
+    "rematch.opened": ("Rematch: table #{table} is open in {place}; the host starts it.",
+                       "Revanche: tafel #{table} staat klaar in {place}; de gastheer start hem."),
+
+    "delivery.dm": ("Your hand now comes by direct message.", "Je hand komt nu per privébericht."),
+    "delivery.thread": ("Your hand now comes here, visible only to you (use /klaverjas hand or Show my hand).",
+                        "Je hand komt nu hier, alleen voor jou zichtbaar (gebruik /klaverjas hand of Toon mijn "
+                        "hand)."),
+    "delivery.saved": ("Saved: your hand comes by {where} at your next tables.",
+                       "Opgeslagen: je hand komt aan je volgende tafels per {where}."),
+    "delivery.where_dm": ("direct message", "privébericht"),
+    "delivery.where_thread": ("the table's thread", "de draad van de tafel"),
     "button.join": ("Join", "Meedoen"),
     "button.leave": ("Leave", "Weggaan"),
     "button.add_ai": ("Add AI", "AI erbij"),
@@ -41,10 +64,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "thread.name": ("Klaverjas #{table} — {players}", "Klaverjas #{table} — {players}"),
     "ai.name": ("AI {seat}", "AI {seat}"),
     # table line and announcements
-    "table.line": ("Hand {hand}/{hands} · {trump} · Wij {ns} – Zij {ew} · {turn}",
-                   "Hand {hand}/{hands} · {trump} · Wij {ns} – Zij {ew} · {turn}"),
-    "table.line_target": ("Hand {hand} · to {target} · {trump} · Wij {ns} – Zij {ew} · {turn}",
-                          "Hand {hand} · tot {target} · {trump} · Wij {ns} – Zij {ew} · {turn}"),
+    "table.line": ("Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}",
+                   "Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}"),
+    "table.line_target": ("Hand {hand} · to {target} · {trump} · NS {ns} – EW {ew} · {turn}",
+                          "Hand {hand} · tot {target} · {trump} · NS {ns} – EW {ew} · {turn}"),
     "table.no_trump": ("bidding", "bieden"),
     "table.trump": ("trump {suit} ({player} plays)", "troef {suit} ({player} speelt)"),
     "table.to_play": ("{name} to play", "{name} is aan de beurt"),
@@ -67,7 +90,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
     "roem.claimed_nothing": ("{name} claims roem, but it scores nothing.", "{name} meldt roem, maar die telt niet."),
     "stuk": ("{name} shows stuk: 20 for {team}.", "{name} heeft stuk: 20 voor {team}."),
-    "hand.result": ("Hand {n}: Wij {ns} — Zij {ew}.", "Hand {n}: Wij {ns} — Zij {ew}."),
+    "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Hand {n}: NS {ns} — EW {ew}."),
     "hand.nat": ("{name} is NAT ({team} {own} against {other}).", "{name} is NAT ({team} {own} tegen {other})."),
     "hand.pit": ("PIT for {team}! {points} + 100.", "PIT voor {team}! {points} + 100."),
     "match.won": ("{team} win {ns} – {ew} after {hands} hands.", "{team} winnen met {ns} – {ew} na {hands} handen."),
@@ -80,6 +103,10 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "{name} is weg; een AI-speler neemt plaats {seat} in."),
     "seat.back": ("{name} is back.", "{name} is terug."),
     "seat.took_over": ("{name} takes over seat {seat}.", "{name} neemt plaats {seat} over."),
+    "seat.will_take_over": ("{name} takes over seat {seat} from the next hand.",
+                            "{name} neemt plaats {seat} over vanaf de volgende hand."),
+    "score.line": ("Wij ({team}) {we} – Zij ({other}) {they}", "Wij ({team}) {we} – Zij ({other}) {they}"),
+    "score.neutral": ("NS {ns} – EW {ew}", "NS {ns} – EW {ew}"),
     "stopped": ("The table was stopped.", "De tafel is gestopt."),
     "stop.voted": ("Your vote to stop is counted; a majority of the players is needed.",
                    "Je stem om te stoppen is geteld; een meerderheid van de spelers is nodig."),
@@ -101,7 +128,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dm.your_turn": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
     # answers
     "hint": ("{action}: {reason}", "{action}: {reason}"),
-    "rules.title": ("Table #{table} settings", "Instellingen van tafel #{table}"),
     "settings.saved": ("Server defaults saved.", "Standaardinstellingen van de server opgeslagen."),
     "played": ("Played {card}.", "{card} gespeeld."),
     "ok": ("Done.", "Klaar."),
@@ -140,6 +166,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.unknown": ("Something went wrong; nothing was changed. Please try again.",
                       "Er ging iets mis; er is niets veranderd. Probeer het opnieuw."),
     "error.not_here": ("Use this in a server channel.", "Gebruik dit in een serverkanaal."),
+    "error.claim_other_team": ("Only the team that won the trick ({name}'s) can claim its roem.",
+                               "Alleen het team dat de slag won (van {name}) kan de roem melden."),
+    "error.already_claimed": ("Your team already claimed this roem.", "Jullie team heeft deze roem al gemeld."),
+    "error.already_reserved": ("You already take over seat {seat} at the next hand.",
+                               "Je neemt bij de volgende hand al plaats {seat} over."),
+    "error.seat_reserved": ("Seat {seat} is already promised to {name}.", "Plaats {seat} is al beloofd aan {name}."),
+    "error.rematch_exists": ("The rematch is already open: table #{table}.",
+                             "De revanche staat al klaar: tafel #{table}."),
+    "error.not_finished": ("The match is not over yet.", "De partij is nog niet voorbij."),
+    "error.missing_permissions": ("You need the {perms} permission for this.",
+                                  "Hiervoor heb je het recht {perms} nodig."),
+    "error.no_table_here": ("There is no table here to join: use the Join button on a table's lobby message, or "
+                            "this command in a table's thread.",
+                            "Hier is geen tafel om aan mee te doen: gebruik de knop Meedoen bij een tafel, of dit "
+                            "commando in de draad van een tafel."),
+    "error.bad_seat": ("Not a seat: {text}. Use N, E, S or W.", "Geen plaats: {text}. Gebruik N, O, Z of W."),
     # errors from the engine (codes of IllegalActionError)
     "error.not_your_turn": ("It is {name}'s turn.", "{name} is aan de beurt."),
     "error.follow_suit": ("You must follow suit ({led}).", "Je moet bekennen ({led})."),
@@ -191,10 +233,78 @@ def suit_name(suit: Suit, lang: str) -> str:
 
 
 def team_word(team: Team, viewer: Team | None) -> str:
-    """Wij/Zij from the viewer's side; in public (no viewer) NS is Wij, as on the score sheet."""
+    """Wij/Zij from the viewer's side; in public (no viewer) the team's seats, NS or EW, as on the images."""
     if viewer is None:
-        return "Wij" if team is Team.NS else "Zij"
+        return team.name
     return "Wij" if team is viewer else "Zij"
+
+
+RANKS = {EN: ("7", "8", "9", "10", "J", "Q", "K", "A"), NL: ("7", "8", "9", "10", "B", "V", "H", "A")}
+RANK_NAMES = {EN: ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"),
+              NL: ("zeven", "acht", "negen", "tien", "boer", "vrouw", "heer", "aas")}
+_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_NL_RANKS = {"B": "J", "V": "Q", "H": "K"}
+_NL_SUITS = {"K": "C", "R": "D", "H": "H", "S": "S"}
+_SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S, "W": Seat.W}
+
+
+def card_label(card: Card, lang: str) -> str:
+    """``J♥ — jack of hearts`` / ``B♥ — harten boer``: what a player reads in a choice list."""
+    lang = NL if lang == NL else EN
+    rank = card.notation[0]
+    index = "789TJQKA".index(rank)
+    short = RANKS[lang][index] + card.suit.symbol
+    if lang == NL:
+        return f"{short} — {SUIT_NAMES[NL][card.suit]} {RANK_NAMES[NL][index]}"
+    return f"{short} — {RANK_NAMES[EN][index]} of {SUIT_NAMES[EN][card.suit]}"
+
+
+def parse_card_text(text: str) -> Card | None:
+    """A card as a player types it, in English (``JH``, ``10s``, ``J♥``) or Dutch (``BH``, ``HR``, ``10♠``).
+
+    No string means one card in English and another in Dutch (the Dutch rank letters B, V, H and suit
+    letters K, R never meet an English card), so both are tried.
+    """
+    raw = text.strip().upper().replace(" ", "")
+    for symbol, letter in _SYMBOLS.items():
+        raw = raw.replace(symbol, letter)
+    if raw.startswith("10"):
+        raw = "T" + raw[2:]
+    if len(raw) != 2:
+        return None
+    candidates = [raw]
+    if raw[0] in "789TA" + "".join(_NL_RANKS) and raw[1] in _NL_SUITS:
+        candidates.append(_NL_RANKS.get(raw[0], raw[0]) + _NL_SUITS[raw[1]])
+    for candidate in candidates:
+        try:
+            return Card.parse(candidate)
+        except ValueError:
+            continue
+    return None
+
+
+def parse_seat(text: str) -> Seat | None:
+    """N, E, S, W; Dutch O (oost) and Z (zuid); or the full name in either language."""
+    raw = text.strip().upper()
+    if not raw:
+        return None
+    for lang in (EN, NL):
+        for seat, name in SEAT_NAMES[lang].items():
+            if raw == name.upper():
+                return seat
+    return _SEAT_LETTERS.get(raw[:1]) if len(raw) == 1 else None
+
+
+PERMISSION_NAMES = {"manage_guild": ("Manage Server", "Server beheren"),
+                    "manage_messages": ("Manage Messages", "Berichten beheren")}
+
+
+def permission_name(permission: str, lang: str) -> str:
+    """Discord's name for a permission as its settings screen shows it."""
+    pair = PERMISSION_NAMES.get(permission)
+    if pair is None:
+        return permission.replace("_", " ").title()
+    return pair[1] if lang == NL else pair[0]
 
 
 def action_text(action: Card | Call, lang: str) -> str:
@@ -244,6 +354,31 @@ COMMAND_TEXTS: dict[str, str] = {
     "settings": "instellingen",
     "Set this server's default table settings": "Stel de standaardinstellingen van deze server in",
     "delivery": "bezorging",
+    "join": "meedoen",
+    "rotterdam": "rotterdams",
+    "amsterdam": "amsterdams",
+    "forced": "verplicht",
+    "forbidden": "verboden",
+    "vrij": "vrij",
+    "verplicht": "verplicht",
+    "draaien": "draaien",
+    "auto": "automatisch",
+    "declared": "melden",
+    "trick": "in de slag",
+    "held": "in de hand",
+    "easy": "makkelijk",
+    "normal": "normaal",
+    "hard": "moeilijk",
+    "green": "groen",
+    "navy": "marineblauw",
+    "burgundy": "bordeaux",
+    "English": "Engels",
+    "Nederlands": "Nederlands",
+    "dm": "dm",
+    "thread": "draad",
+    "Join a table, or take over an AI seat in a running game": "Doe mee aan een tafel, of neem een AI-plaats over",
+    "seat": "plaats",
+    "The seat: N, E, S or W": "De plaats: N, O, Z of W",
     "Where your private hand goes: dm or thread": "Waar je hand komt: dm of draad",
     "Play rules: rotterdam or amsterdam": "Speelregels: rotterdam of amsterdam",
     "Undertrumping: forced or forbidden": "Ondertroeven: verplicht of verboden",
@@ -273,3 +408,114 @@ class Translator(app_commands.Translator):
         if locale is not Locale.dutch:
             return None
         return COMMAND_TEXTS.get(string.message)
+
+
+# ------------------------------------------------------------------ /klaverjas rules
+
+RULE_TEXTS: dict[str, tuple[str, str]] = {
+    "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
+    "rules.settings": ("Settings: {play} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
+                       "· {length} · AI {ai} · felt {felt} · language {language}",
+                       "Instellingen: {play} · ondertroeven {undertrump} · bieden {bidding} · roem {roem} · "
+                       "stuk {stuk} · {length} · AI {ai} · laken {felt} · taal {language}"),
+    "rules.common": ("Always: follow suit if you can; when trump is led you must overtrump if you can, even over "
+                     "your partner. Partners sit opposite: NS against EW. The playing team must score more than the "
+                     "other team (points + roem), or it is nat and the others get everything; all eight tricks is "
+                     "pit (+100).",
+                     "Altijd: bekennen als het kan; wordt er troef gevraagd, dan moet je overtroeven als het kan, "
+                     "ook over je maat heen. Maten zitten tegenover elkaar: NS tegen EW. Het spelende team moet "
+                     "meer halen dan het andere (punten + roem), anders is het nat en krijgt de tegenpartij alles; "
+                     "alle acht slagen is pit (+100)."),
+    "rules.rotterdam": ("**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
+                        "even when your partner is winning the trick.",
+                        "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
+                        "ook als je maat de slag al heeft."),
+    "rules.amsterdam": ("**Amsterdam**: when you cannot follow suit and your partner is winning the trick, you need "
+                        "not trump (but you may not undertrump); when an opponent is winning it you must trump "
+                        "(and overtrump if you can).",
+                        "**Amsterdams**: kun je niet bekennen en heeft je maat de slag, dan hoef je niet te troeven "
+                        "(maar ondertroeven mag niet); heeft een tegenstander de slag, dan moet je troeven (en "
+                        "overtroeven als het kan)."),
+    "rules.undertrump_forced": ("**Undertrump forced**: when you must trump but cannot overtrump, you still play a "
+                                "trump (a lower one).",
+                                "**Ondertroeven verplicht**: moet je troeven maar kun je niet overtroeven, dan speel "
+                                "je toch een (lagere) troef."),
+    "rules.undertrump_forbidden": ("**Undertrump forbidden**: when you cannot overtrump you play a card of another "
+                                   "suit instead; only with nothing but trumps do you undertrump.",
+                                   "**Ondertroeven verboden**: kun je niet overtroeven, dan speel je een kaart van "
+                                   "een andere kleur; alleen met niets dan troef ondertroef je."),
+    "rules.vrij": ("**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
+                   "or passes. If all four pass, {forced} must choose trump.",
+                   "**Vrij bieden**: vanaf links van de gever speelt ieder (en noemt een troefkleur) of past. Past "
+                   "iedereen, dan moet {forced} troef kiezen."),
+    "rules.verplicht": ("**Bidding verplicht**: the player left of the dealer must choose trump at once.",
+                        "**Verplicht bieden**: de speler links van de gever moet meteen troef kiezen."),
+    "rules.draaien": ("**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
+                      "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
+                      "the dealer must play it. The first turn of a match is always clubs.",
+                      "**Draaien**: er wordt een kleur gedraaid; ieder speelt erop of past. Past iedereen, dan "
+                      "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
+                      "de gever moet die spelen. De eerste keer in een partij is het altijd klaveren."),
+    "rules.forced_elder": ("the player left of the dealer", "de speler links van de gever"),
+    "rules.forced_dealer": ("the dealer", "de gever"),
+    "rules.roem_auto": ("**Roem automatic**: roem in a trick (three or four in a row, four of a kind, stuk) "
+                        "is counted for the team that wins the trick.",
+                        "**Roem automatisch**: roem in een slag (driekaart, vierkaart, vier gelijke, stuk) telt "
+                        "vanzelf voor het team dat de slag wint."),
+    "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
+                            "presses Roem! before the next card is played.",
+                            "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
+                            "drukt voor de volgende kaart."),
+    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are 20 roem for its winner.",
+                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn 20 roem voor de winnaar."),
+    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores 20 roem for their team "
+                        "when playing the second of them, whoever wins that trick.",
+                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt 20 roem voor zijn team bij "
+                        "het spelen van de tweede, wie de slag ook wint."),
+    "rules.length_hands": ("**Length**: {hands} hands; the higher total wins.",
+                           "**Lengte**: {hands} handen; het hoogste totaal wint."),
+    "rules.length_target": ("**Length**: the first team to {target} points wins.",
+                            "**Lengte**: het eerste team met {target} punten wint."),
+}
+TEXTS.update(RULE_TEXTS)
+
+_VALUE_NL = {"rotterdam": "rotterdams", "amsterdam": "amsterdams", "forced": "verplicht", "forbidden": "verboden",
+             "auto": "automatisch", "declared": "melden", "trick": "in de slag", "held": "in de hand"}
+
+
+def length_text(rules: Rules, lang: str) -> str:
+    length = rules.length
+    if length.hands is not None:
+        return f"{length.hands} {'handen' if lang == NL else 'hands'}"
+    return f"{'tot' if lang == NL else 'to'} {length.target}"
+
+
+def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str = "", felt: str = "",
+                  language: str = "") -> str:
+    """The table's settings, then what each rule that differs between variants means, in ``lang``."""
+    def value(v: str) -> str:
+        return _VALUE_NL.get(v, v) if lang == NL else v
+
+    lines = []
+    if table is not None:
+        lines.append(t("rules.title", lang, table=table))
+    lines.append(t("rules.settings", lang, play=value(rules.play.value), undertrump=value(rules.undertrump_rule.value),
+                   bidding=rules.bidding.value, roem=value(rules.roem.value), stuk=value(rules.stuk.value),
+                   length=length_text(rules, lang), ai=ai, felt=felt, language=language))
+    lines.append("• " + t("rules.rotterdam" if rules.play is PlayRules.ROTTERDAM else "rules.amsterdam", lang))
+    forced_undertrump = rules.undertrump_rule is Undertrump.FORCED
+    lines.append("• " + t("rules.undertrump_forced" if forced_undertrump else "rules.undertrump_forbidden", lang))
+    if rules.bidding is Bidding.VRIJ:
+        forced = t("rules.forced_elder" if rules.forced is ForcedSeat.ELDER else "rules.forced_dealer", lang)
+        lines.append("• " + t("rules.vrij", lang, forced=forced))
+    else:
+        lines.append("• " + t("rules." + rules.bidding.value, lang))
+    lines.append("• " + t("rules.roem_auto" if rules.roem is RoemMode.AUTO else "rules.roem_declared", lang))
+    lines.append("• " + t("rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held", lang))
+    length = rules.length
+    if length.hands is not None:
+        lines.append("• " + t("rules.length_hands", lang, hands=length.hands))
+    else:
+        lines.append("• " + t("rules.length_target", lang, target=length.target))
+    lines.append(t("rules.common", lang))
+    return "\n".join(lines)

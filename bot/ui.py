@@ -4,7 +4,9 @@ no rule of the game is decided here.
 
 Custom ids (all far below Discord's 100 characters):
 ``kj:l:<table>:<join|leave|ai|start>``, ``kj:b:<table>:<version>:<call>``, ``kj:c:<table>:<version>:<card>``,
-``kj:r:<table>:<version>`` (Roem!), ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand).
+``kj:r:<table>:<version>`` (Roem!), ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
+``kj:seat:<table>`` (the lobby's seat menu), ``kj:take:<table>`` (take over an AI seat),
+``kj:rm:<table>`` (Rematch).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import discord
 
 from bot.i18n import t
 from engine.actions import Call
-from engine.cards import Card
+from engine.cards import SEATS, Card, Seat
 
 LOBBY_OPS = ("join", "leave", "ai", "start")
 
@@ -146,8 +148,66 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         await handlers.show_hand_click(interaction, self.table)
 
 
+class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:seat:(?P<table>\d+)"):
+    """The lobby's seat menu: one option per seat, saying who sits there."""
+
+    def __init__(self, table: int, options: Sequence[discord.SelectOption] = (), lang: str = "en") -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"kj:seat:{table}", placeholder=t("seat.menu", lang), min_values=1, max_values=1,
+            options=list(options) or [discord.SelectOption(label=seat.letter, value=seat.letter) for seat in SEATS])
+        super().__init__(select)
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> SeatSelect:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        values = self.item.values
+        seat = Seat.parse(values[0]) if values and values[0] in "NESW" else None
+        await handlers.seat_choice(interaction, self.table, seat)
+
+
+class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:take:(?P<table>\d+)"):
+    def __init__(self, table: int, lang: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=t("button.take_seat", lang), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:take:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TakeSeatButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        await handlers.take_seat(interaction, self.table, None)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:rm:(?P<table>\d+)"):
+    def __init__(self, table: int, lang: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=t("button.rematch", lang), style=discord.ButtonStyle.success,
+                                           custom_id=f"kj:rm:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        await handlers.rematch_click(interaction, self.table)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, BidButton, CardButton, RoemButton, BackButton, ShowHandButton)
+    LobbyButton, BidButton, CardButton, RoemButton, BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
+    RematchButton)
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]], per_row: int = 5) -> discord.ui.View:
@@ -155,4 +215,14 @@ def view_of(items: Sequence[discord.ui.Item[Any]], per_row: int = 5) -> discord.
     for index, item in enumerate(items):
         item.row = index // per_row
         view.add_item(item)
+    return view
+
+
+def rows_of(*rows: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A view with each sequence of items on its own row (a select fills a row alone)."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row:
+            item.row = number
+            view.add_item(item)
     return view

@@ -13,22 +13,46 @@ from discord.ext import commands
 
 from bot.announcer import names_of, theme_of
 from bot.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
-from bot.i18n import t
+from bot.i18n import card_label, parse_card_text, t
 from bot.service import ServiceError
 from engine.cards import Card
-from engine.errors import KlaverjasError
 
 if TYPE_CHECKING:
     from bot.discord_app import KlaverjasBot
 
 
 @app_commands.command(name=_("hand"), description=_("Show your hand again"))
-async def hand(interaction: discord.Interaction[Any]) -> None:
+@app_commands.describe(delivery=_("Where your private hand goes: dm or thread"))
+@app_commands.choices(delivery=[app_commands.Choice(name=_("dm"), value="dm"),
+                                app_commands.Choice(name=_("thread"), value="thread")])
+async def hand(interaction: discord.Interaction[Any], delivery: str | None = None) -> None:
+    """Without options: the hand, privately. With ``delivery``: remember where this player's hand goes
+    (for every later table) and move it there at the current table."""
     bot = bot_of(interaction)
+    lang = user_lang(interaction)
 
     async def work() -> None:
-        table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
-        await send_hand_ephemeral(interaction, table.id)
+        if delivery is None:
+            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+            await send_hand_ephemeral(interaction, table.id)
+            return
+        if delivery not in ("dm", "thread"):
+            raise ServiceError("bad_setting", {"key": "delivery", "choices": "dm, thread"})
+        await bot.store.set_user_delivery(interaction.user.id, delivery)
+        try:
+            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        except ServiceError:
+            where = t("delivery.where_" + delivery, lang)
+            await reply(interaction, t("delivery.saved", lang, where=where))
+            return
+        await bot.service.set_delivery(table.id, interaction.user.id, delivery)
+        seat = table.seat_of(interaction.user.id)
+        if delivery == "thread":
+            await send_hand_ephemeral(interaction, table.id, note=t("delivery.thread", lang))
+            return
+        await reply(interaction, t("delivery.dm", lang))
+        if seat is not None and table.running:
+            await bot.announcer.send_hand(table, seat)
 
     await guarded(interaction, None, work)
 
@@ -40,10 +64,17 @@ async def card_autocomplete(interaction: discord.Interaction[Any], current: str)
         _, _, view = bot.service.view_for(table.id, interaction.user.id)
     except ServiceError:
         return []
-    text = current.strip().upper().replace("10", "T")
-    cards = [c for c in view.legal if isinstance(c, Card)]
-    return [app_commands.Choice(name=card.symbol, value=card.notation) for card in cards
-            if not text or card.notation.startswith(text) or text in card.notation][:25]
+    lang = user_lang(interaction)
+    typed = current.strip().upper()
+    exact = parse_card_text(current) if typed else None
+    cards = [c for c in view.legal if isinstance(c, Card)] if view.my_turn else []
+    choices = []
+    for card in cards:
+        label = card_label(card, lang)
+        if not typed or card == exact or label.upper().startswith(typed) or typed in label.upper() \
+                or card.notation.startswith(typed.replace("10", "T")):
+            choices.append(app_commands.Choice(name=label, value=card.notation))
+    return choices[:25]
 
 
 @app_commands.command(name=_("play"), description=_("Play a card"))
@@ -55,14 +86,13 @@ async def play(interaction: discord.Interaction[Any], card: str) -> None:
 
     async def work() -> None:
         table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
-        try:
-            chosen = Card.parse(card)
-        except KlaverjasError:
+        chosen = parse_card_text(card)
+        if chosen is None:
             await reply(interaction, t("play.no_match", lang, text=card))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await bot.service.act(table.id, interaction.user.id, chosen)
-        await interaction.followup.send(t("played", lang, card=chosen.symbol), ephemeral=True)
+        await interaction.followup.send(t("played", lang, card=card_label(chosen, lang)), ephemeral=True)
 
     await guarded(interaction, None, work)
 
@@ -87,6 +117,7 @@ async def hint(interaction: discord.Interaction[Any]) -> None:
 @app_commands.command(name=_("score"), description=_("Show the score sheet"))
 async def score(interaction: discord.Interaction[Any]) -> None:
     bot = bot_of(interaction)
+    lang = user_lang(interaction)
 
     async def work() -> None:
         table = bot.service.table_in_channel(interaction.channel_id)
@@ -101,8 +132,14 @@ async def score(interaction: discord.Interaction[Any]) -> None:
             render_sheet, game.results, viewer_team=seat.team if seat is not None else None, names=names_of(table),
             hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner, theme=theme_of(table))
         ns, ew = game.totals
-        await interaction.followup.send(f"Wij {ns} – Zij {ew}", ephemeral=True,
-                                        file=discord.File(io.BytesIO(image), filename="sheet.png"))
+        if seat is None:
+            text = t("score.neutral", lang, ns=ns, ew=ew)
+        else:
+            team = seat.team
+            text = t("score.line", lang, team=team.name, other=team.other.name, we=game.totals[team],
+                     they=game.totals[team.other])
+        sheet = discord.File(io.BytesIO(image), filename="sheet.png")
+        await interaction.followup.send(text, ephemeral=True, file=sheet)
 
     await guarded(interaction, None, work)
 

@@ -10,16 +10,18 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.announcer import lobby_text, lobby_view
-from bot.handlers import bot_of, guarded, reply, user_lang
-from bot.i18n import t
-from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings
+from bot.handlers import bot_of, guarded, preferred_delivery, reply, take_seat_now, user_lang
+from bot.i18n import explain_rules, parse_seat, seat_name, t
+from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
 
 if TYPE_CHECKING:
     from bot.discord_app import KlaverjasBot
 
 
 def _choices(values: tuple[str, ...] | list[str]) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=value, value=value) for value in values]
+    # Names are translated for Discord's Dutch locale (bot.i18n.COMMAND_TEXTS); values stay the record's.
+    names = {"en": "English", "nl": "Nederlands"}
+    return [app_commands.Choice(name=_(names.get(value, value)), value=value) for value in values]
 
 
 SETTING_DESCRIPTIONS = {
@@ -71,7 +73,8 @@ async def start(interaction: discord.Interaction[Any], rules: str | None = None,
         settings = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
         table = await bot.service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
                                                settings=settings, guild_id=interaction.guild_id,
-                                               channel_id=interaction.channel_id)
+                                               channel_id=interaction.channel_id,
+                                               delivery=await preferred_delivery(interaction))
         view = lobby_view(table)
         callback = await interaction.response.send_message(lobby_text(table), view=view)
         view.stop()
@@ -105,13 +108,9 @@ async def settings(interaction: discord.Interaction[Any], rules: str | None = No
     await guarded(interaction, None, work)
 
 
-def describe_settings(settings: TableSettings, lang: str) -> str:
-    rules = settings.rules
-    lines = [f"rules: {rules.play.value}", f"undertrump: {rules.undertrump_rule.value}",
-             f"bidding: {rules.bidding.value}", f"forced: {rules.forced.value}",
-             f"length: {rules.length.describe()}", f"roem: {rules.roem.value}", f"stuk: {rules.stuk.value}",
-             f"ai: {settings.ai_level}", f"theme: {settings.felt}", f"language: {settings.language}"]
-    return "\n".join(f"• {line}" for line in lines)
+def describe_settings(settings: TableSettings, lang: str, table: int | None = None) -> str:
+    return explain_rules(settings.rules, lang, table=table, ai=settings.ai_level, felt=settings.felt,
+                         language=settings.language)
 
 
 @app_commands.command(name=_("leave"), description=_("Leave the table; an AI player takes your seat"))
@@ -146,15 +145,41 @@ async def stop(interaction: discord.Interaction[Any]) -> None:
 @app_commands.command(name=_("rules"), description=_("Show this table's rules"))
 async def rules_command(interaction: discord.Interaction[Any]) -> None:
     bot = bot_of(interaction)
-    lang = user_lang(interaction)
 
     async def work() -> None:
         table = bot.service.table_in_channel(interaction.channel_id)
         if table is None:
             table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
-        tlang = table.settings.language
-        title = t("rules.title", tlang, table=table.id)
-        await reply(interaction, title + "\n" + describe_settings(table.settings, lang))
+        # In the table's language, so everyone at the table reads the same rules.
+        await reply(interaction, describe_settings(table.settings, table.settings.language, table.id))
+
+    await guarded(interaction, None, work)
+
+
+@app_commands.command(name=_("join"), description=_("Join a table, or take over an AI seat in a running game"))
+@app_commands.describe(seat=_("The seat: N, E, S or W"))
+async def join(interaction: discord.Interaction[Any], seat: str | None = None) -> None:
+    """In a table's thread: take over an AI seat (between hands, or from the next hand). In a channel with
+    one open lobby: sit at it (in ``seat``, or the first free seat)."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+
+    async def work() -> None:
+        chosen = parse_seat(seat) if seat else None
+        if seat and chosen is None:
+            raise ServiceError("bad_seat", {"text": seat})
+        table = bot.service.table_in_channel(interaction.channel_id)
+        if table is not None:
+            await take_seat_now(interaction, table.id, chosen)
+            return
+        lobbies = [tb for tb in bot.service.tables.values()
+                   if tb.status is TableStatus.LOBBY and tb.channel_id == interaction.channel_id]
+        if len(lobbies) != 1:
+            raise ServiceError("no_table_here")
+        lobby = lobbies[0]
+        placed = await bot.service.join(lobby.id, interaction.user.id, interaction.user.display_name, chosen,
+                                        delivery=await preferred_delivery(interaction))
+        await reply(interaction, t("joined", lang, seat=seat_name(placed, lang)))
 
     await guarded(interaction, None, work)
 
@@ -165,7 +190,7 @@ class Tables(commands.Cog):
 
 
 async def setup(bot: KlaverjasBot) -> None:
-    commands_: tuple[Any, ...] = (start, settings, leave, stop, rules_command)
+    commands_: tuple[Any, ...] = (start, settings, join, leave, stop, rules_command)
     for command in commands_:
         bot.klaverjas.add_command(command, override=True)
     await bot.add_cog(Tables(bot))

@@ -324,7 +324,8 @@ class Harness:
 
     # ------------------------------------------------------------ feeding interactions
 
-    def _base(self, user: User, channel_id: int, *, dm: bool = False, channel_type: int = 0) -> dict[str, Any]:
+    def _base(self, user: User, channel_id: int, *, dm: bool = False, channel_type: int = 0,
+              permissions: str = MEMBER_PERMISSIONS) -> dict[str, Any]:
         self.fake.users[user.id] = user
         token = f"token-{next_id()}"
         self.fake.channel_of[token] = channel_id
@@ -349,19 +350,21 @@ class Harness:
                                                                 "archive_timestamp": TIMESTAMP, "locked": False})
             payload["channel"] = channel
             payload["member"] = {"user": user.payload(), "roles": [], "joined_at": TIMESTAMP, "deaf": False,
-                                 "mute": False, "flags": 0, "permissions": MEMBER_PERMISSIONS}
+                                 "mute": False, "flags": 0, "permissions": permissions}
         return payload
 
-    async def command(self, user: User, sub: str, channel_id: int = CHANNEL_ID, **options: Any) -> str:
-        payload = self._base(user, channel_id, channel_type=11 if channel_id != CHANNEL_ID else 0)
-        opts = [{"name": k, "type": 3, "value": v} for k, v in options.items()]
+    async def command(self, user: User, sub: str, channel_id: int = CHANNEL_ID, *,
+                      permissions: str = MEMBER_PERMISSIONS, **options: Any) -> str:
+        payload = self._base(user, channel_id, channel_type=11 if channel_id != CHANNEL_ID else 0,
+                             permissions=permissions)
+        opts = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in options.items()]
         payload.update(type=2, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1,
                                      "options": [{"name": sub, "type": 1, "options": opts}]})
         await self.feed(payload)
         return str(payload["token"])
 
     async def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int) -> list[Any]:
-        payload = self._base(user, channel_id, channel_type=11)
+        payload = self._base(user, channel_id, channel_type=11 if channel_id != CHANNEL_ID else 0)
         payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": [
             {"name": sub, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]})
         await self.feed(payload)
@@ -373,6 +376,15 @@ class Harness:
         dm = message.dm_user is not None
         payload = self._base(user, message.channel_id, dm=dm, channel_type=11)
         payload.update(type=3, data={"custom_id": custom_id, "component_type": 2}, message=message.payload())
+        self.fake.clicked[payload["token"]] = message.id
+        await self.feed(payload)
+        return str(payload["token"])
+
+    async def select(self, user: User, message: StoredMessage, custom_id: str, values: list[str]) -> str:
+        """A choice in a select menu (component type 3) on ``message``."""
+        payload = self._base(user, message.channel_id, dm=message.dm_user is not None, channel_type=11)
+        payload.update(type=3, data={"custom_id": custom_id, "component_type": 3, "values": values},
+                       message=message.payload())
         self.fake.clicked[payload["token"]] = message.id
         await self.feed(payload)
         return str(payload["token"])
@@ -405,6 +417,10 @@ class Harness:
 
     def responses_to(self, token: str) -> list[Request]:
         return [r for r in self.fake.requests if r.via == "webhook" and token in r.url]
+
+    def private_replies(self, token: str) -> list[str]:
+        """The texts of the ephemeral answers to one interaction."""
+        return [r.content for r in self.responses_to(token) if r.ephemeral]
 
 
 def _bot_user() -> dict[str, Any]:

@@ -22,8 +22,8 @@ CUSTOM_ID = re.compile(r"^kj:[a-z]+:\d+(:[A-Za-z0-9]+)*$")
 
 
 def lobby(h: Harness) -> StoredMessage:
-    [message] = [m for m in h.fake.in_channel(CHANNEL_ID) if m.content.startswith("🃏")]
-    return message
+    # The latest lobby in the channel (a channel can hold several tables).
+    return [m for m in h.fake.in_channel(CHANNEL_ID) if m.content.startswith("🃏")][-1]
 
 
 def button(message: StoredMessage, prefix: str) -> str:
@@ -33,14 +33,14 @@ def button(message: StoredMessage, prefix: str) -> str:
 
 
 async def open_table(h: Harness, host: User, **options: str) -> int:
-    token = await h.command(host, "start", length="1", ai="normal", **options)
+    token = await h.command(host, "start", **{"length": "1", "ai": "normal", **options})
     [callback] = h.responses_to(token)
     assert callback.json is not None and callback.json["type"] == 4
     assert not callback.ephemeral
     ids = callback.custom_ids()
-    assert [i.rsplit(":", 1)[1] for i in ids] == ["join", "leave", "ai", "start"]
-    assert all(CUSTOM_ID.match(i) and len(i) <= 100 for i in ids)
     table_id = int(ids[0].split(":")[2])
+    assert ids == [f"kj:l:{table_id}:{op}" for op in ("join", "leave", "ai", "start")] + [f"kj:seat:{table_id}"]
+    assert all(CUSTOM_ID.match(i) and len(i) <= 100 for i in ids)
     return table_id
 
 
@@ -51,6 +51,7 @@ def enabled_cards(message: StoredMessage) -> list[str]:
 async def play_turn(h: Harness, table_id: int, user: User) -> bool:
     """If it is ``user``'s turn, act through the buttons they would see; True when something was done."""
     assert h.bot is not None
+    await h.settle()  # an action of a timer or an AI may be being announced right now
     table = h.bot.service.get(table_id)
     seat = table.seat_of(user.id)
     if seat is None or table.game.to_act is not seat or not table.running:
@@ -92,10 +93,18 @@ async def play_to_end(h: Harness, table_id: int, users: list[User], limit: int =
             return
         acted = False
         for user in users:
-            if user.dm_closed and table.game.phase.value == "play" and table.game.to_act is table.seat_of(user.id):
-                # Closed DMs: press "Show my hand" in the thread, then a card on the ephemeral answer.
-                show = hand_message(h, table_id, user)
-                token = await h.click(user, show, button(show, "kj:h:"))
+            await h.settle()
+            seat = table.seat_of(user.id)
+            in_thread = seat is not None and table.seats[seat].delivery == "thread"
+            if in_thread and table.game.phase.value == "play" and table.game.to_act is seat and table.running:
+                # Closed DMs: press "Show my hand" in the thread, then a card on the ephemeral answer; a player
+                # who moved their hand to the thread during this turn asks with /klaverjas hand instead.
+                thread = table.thread_id or CHANNEL_ID
+                if any(f"<@{user.id}>" in m.content and m.custom_ids() for m in h.fake.in_channel(thread)):
+                    show = hand_message(h, table_id, user)
+                    token = await h.click(user, show, button(show, "kj:h:"))
+                else:
+                    token = await h.command(user, "hand", channel_id=thread)
                 [followup] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.url]
                 assert followup.ephemeral and followup.files == ["hand.png"]
                 ephemeral = h.fake.messages[max(h.fake.originals.get(token, 0), _last_id(h))]
