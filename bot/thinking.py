@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import logging
 import multiprocessing
 import os
@@ -90,7 +91,17 @@ class Thinker:
         pool = self.pool
         if pool is None:
             return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and ask once more.
+            log.error("an AI worker died; restarting the AI workers")
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            fresh = self.pool
+            assert fresh is not None
+            return await asyncio.get_running_loop().run_in_executor(fresh, fn, *args)
 
     async def choose(self, level: str, seed: int, view: SeatView) -> Card | Call:
         return await self.run(choose_action, level, seed, view)

@@ -51,3 +51,22 @@ def test_worker_count_from_the_environment() -> None:
         assert "KLAVERJAS_AI_WORKERS" in str(error)
     else:
         raise AssertionError("a bad worker count was accepted")
+
+
+def _die() -> int:
+    os._exit(1)
+
+
+async def test_a_dead_worker_is_replaced() -> None:
+    thinker = Thinker(1, warm=False)
+    try:
+        import concurrent.futures.process
+
+        try:
+            await thinker.run(_die)
+        except concurrent.futures.process.BrokenProcessPool:
+            pass  # the retry died the same way: the pool is replaced again
+        view = a_view()
+        assert await thinker.choose("normal", 1, view) == choose_action("normal", 1, view)
+    finally:
+        thinker.close()
