@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import concurrent.futures.process
+import contextlib
 import os
 import random
 
@@ -60,12 +62,9 @@ def _die() -> int:
 async def test_a_dead_worker_is_replaced() -> None:
     thinker = Thinker(1, warm=False)
     try:
-        import concurrent.futures.process
-
-        try:
+        # The retry dies the same way (BrokenProcessPool): the pool is replaced again for the next call.
+        with contextlib.suppress(concurrent.futures.process.BrokenProcessPool):
             await thinker.run(_die)
-        except concurrent.futures.process.BrokenProcessPool:
-            pass  # the retry died the same way: the pool is replaced again
         view = a_view()
         assert await thinker.choose("normal", 1, view) == choose_action("normal", 1, view)
     finally:
