@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.announcer import hand_payload, lobby_text, lobby_view, names_of
-from bot.i18n import error_text, lang_of, seat_name, t
+from bot.i18n import error_text, illegal_text, lang_of, seat_name, t
 from bot.service import ServiceError, Table, TableStatus
 from engine.actions import Call
 from engine.cards import Card, Seat
@@ -51,12 +51,12 @@ def refusal(error: Exception, lang: str, table: Table | None = None) -> str:
             params["seat"] = params["seat"].letter
         return error_text(error.code, params, lang)
     if isinstance(error, IllegalActionError):
-        params = dict(error.params)
-        if error.code == "not_your_turn" and table is not None and "seat" in params:
+        extra: dict[str, str] = {}
+        if error.code == "not_your_turn" and table is not None and "seat" in error.params:
             from engine.cards import Seat
 
-            params["name"] = names_of(table)[Seat.parse(params["seat"])]
-        return error_text(error.code, params, lang, error.reason)
+            extra["name"] = names_of(table)[Seat.parse(error.params["seat"])]
+        return illegal_text(error, lang, **extra)
     return t("error.unknown", lang)
 
 

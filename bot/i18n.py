@@ -13,6 +13,7 @@ from discord import Locale, app_commands
 
 from engine.actions import Call
 from engine.cards import Card, Seat, Suit, Team
+from engine.errors import IllegalActionError
 from engine.rules import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
 EN = "en"
@@ -317,6 +318,19 @@ def action_text(action: Card | Call, lang: str) -> str:
     suit = action.suit
     assert suit is not None
     return suit.symbol
+
+
+def illegal_text(error: IllegalActionError, lang: str, **extra: str) -> str:
+    """An engine refusal for a player: cards and suits as symbols (``You must follow suit (♦).``)."""
+    params: dict[str, Any] = {**error.params, **extra}
+    for key in ("led", "trump"):
+        if key in params:
+            params[key] = Suit.parse(params[key]).symbol
+    if "legal" in params:
+        params["legal"] = " ".join(Card.parse(card).symbol for card in params["legal"].split())
+    if "card" in params:
+        params["card"] = Card.parse(params["card"]).symbol
+    return error_text(error.code, params, lang, error.reason)
 
 
 def error_text(code: str, params: dict[str, Any], lang: str, reason: str = "") -> str:

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from itertools import groupby
 
+from bot.i18n import illegal_text
 from engine.actions import CALLS, Call, Claim
 from engine.ai.base import Player
 from engine.ai.hints import Hint, hint, strong_player
@@ -156,13 +157,6 @@ CALL_WORDS: dict[str, Call] = {
     "ruiten": Call.D, "diamonds": Call.D, "♦": Call.D,
     "harten": Call.H, "hearts": Call.H, "♥": Call.H,
     "schoppen": Call.S, "spades": Call.S, "♠": Call.S,
-}
-ILLEGAL_NL = {
-    "follow_suit": "Je moet kleur bekennen ({led}).",
-    "overtrump": "Je moet overtroeven: {legal}.",
-    "no_undertrump": "Ondertroeven mag niet: speel {legal}.",
-    "must_trump": "Je moet troeven: {legal}.",
-    "not_in_hand": "Je hebt {card} niet.",
 }
 FOUR_NL = {Rank.TEN: "vier tienen", Rank.JACK: "vier boeren", Rank.QUEEN: "vier vrouwen", Rank.KING: "vier heren",
            Rank.ACE: "vier azen"}
@@ -340,13 +334,7 @@ class Table:
         return card
 
     def illegal_message(self, error: IllegalActionError) -> str:
-        if self.lang == "nl" and error.code in ILLEGAL_NL:
-            params = dict(error.params)
-            if "legal" in params:
-                params["legal"] = " ".join(Card.parse(c).symbol for c in params["legal"].split())
-            return ILLEGAL_NL[error.code].format_map(_Missing(params))
-        reason = error.reason
-        return reason[0].upper() + reason[1:] + "."
+        return illegal_text(error, self.lang)
 
     def show_hint(self, view: SeatView) -> None:
         result: Hint = hint(view, self.hint_player)

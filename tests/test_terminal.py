@@ -62,7 +62,7 @@ def test_a_scripted_match_to_the_end_with_bad_input() -> None:
     assert "Hint: " in text
     assert "Your hand (* = you may play it):" in text
     assert "Trick 8:" in text and "Hand 2/2" in text
-    assert script.tried_illegal and re.search(r"Must (follow|overtrump|trump)|May not", text)
+    assert script.tried_illegal and re.search(r"You must (follow suit \([♣♦♥♠]\)|overtrump|trump)|You may not", text)
 
 
 def test_auto_plays_a_whole_match_and_prints_it() -> None:
