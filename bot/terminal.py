@@ -495,11 +495,6 @@ def describe_rules(rules: Rules) -> str:
             f"roem {rules.roem.value}, stuk {rules.stuk.value}, {rules.length.describe()}.")
 
 
-class _Missing(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None = None) -> int:
     """Play a match in the terminal; ``ask``/``say`` default to ``input``/``print``."""
     reader: Ask = ask or input
