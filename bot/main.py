@@ -16,7 +16,7 @@ To get a token: open https://discord.com/developers/applications, create an appl
 
     DISCORD_TOKEN=your-token-here
 
-Invite the bot with the scopes "bot" and "applications.commands" (see bot/README-discord.md).
+Invite the bot with the scopes "bot" and "applications.commands" (see "Playing on Discord" in README.md).
 You can play without Discord at any time: klaverjas play
 """
 
