@@ -103,19 +103,21 @@ _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 3
 _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
 _FIELDS = 46
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
+_HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
+_TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
 
 
 _DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,
               11, 5, 10, 9)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, inline="always")
 def _lowest(mask: int) -> int:  # pragma: no cover - compiled
     """Index of the lowest set bit of a non-empty 32-bit mask."""
     return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, inline="always")
 def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
                   stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
@@ -130,7 +132,7 @@ def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pi
     return winner, new_pit, gain if team == 0 else -gain
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                  undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
     """Value of the last two tricks (two cards a hand, ``h`` a 4-tuple of masks by seat), fail-soft alpha-beta.
@@ -220,7 +222,7 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
     return best0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                    undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
     """Value of the last three tricks (three cards a hand), fail-soft alpha-beta in nested loops.
@@ -304,7 +306,7 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
     return best0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  # pragma: no cover - compiled
     """An upper bound of the roem the remaining ``cards`` can still make in ``tricks_left`` tricks."""
     sequences = 0
@@ -324,7 +326,7 @@ def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  #
     return bound
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _in_sequence(card: int, others: int) -> bool:  # pragma: no cover - compiled
     """Whether ``card`` can be part of a three-card sequence with cards in ``others``."""
     rank = card & 7
@@ -339,20 +341,20 @@ def _in_sequence(card: int, others: int) -> bool:  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True)
-def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, undertrump_forced: bool,
-               tt_best: int, history: Any) -> int:  # pragma: no cover - compiled
-    """Fill ``row``'s moves (legal cards, equivalent ones merged) best-first; return how many.
+@njit(cache=True, nogil=True)
+def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
+               tt_best: int) -> int:  # pragma: no cover - compiled
+    """Fill stack row ``ply`` with the moves (legal cards, equivalent ones merged) best-first; return how many.
 
     Two cards of a suit in one hand are the same move when no card held by another seat (or lying
     in this trick) sits between them in the suit's order, they are worth the same points, and
     neither can change a trick's roem: no possible sequence with other seats' cards, no
     four-of-a-kind roem, not trump K or Q (stuk).
     """
-    c0 = row[_C0]
-    c1 = row[_C1]
-    c2 = row[_C2]
-    count = row[_COUNT]
+    c0 = stack[ply, _C0]
+    c1 = stack[ply, _C1]
+    c2 = stack[ply, _C2]
+    count = stack[ply, _COUNT]
     hand = hands[seat]
     legal = _legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     trick_mask = 0
@@ -406,8 +408,8 @@ def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, und
                 if same:
                     # Find the group's representative (it may have moved while sorting) and join it.
                     for j in range(n):
-                        if (row[_MERGED + j] >> prev) & 1:
-                            row[_MERGED + j] |= 1 << card
+                        if (stack[ply, _MERGED + j] >> prev) & 1:
+                            stack[ply, _MERGED + j] |= 1 << card
                     prev = card
                     continue
             prev = card
@@ -427,29 +429,35 @@ def _gen_moves(hands: Any, seat: int, row: Any, trump: int, amsterdam: bool, und
                     key = 128 + points  # the partner's trick is won: give it points, do not take it over
             # Cards that refuted positions elsewhere (history heuristic) break ties, and decide leads.
             if count == 0:
-                key = history[seat * 32 + card] * 64 + key
+                key = stack[_HISTORY + seat, card] * 64 + key
             else:
-                key = key * (1 << 30) + history[seat * 32 + card]
+                key = key * (1 << 30) + stack[_HISTORY + seat, card]
             if card == tt_best:
                 key = 1 << 60
             # Insert in order, highest key first.
             j = n
-            while j > 0 and row[_KEYS + j - 1] < key:
-                row[_MOVES + j] = row[_MOVES + j - 1]
-                row[_KEYS + j] = row[_KEYS + j - 1]
-                row[_MERGED + j] = row[_MERGED + j - 1]
+            while j > 0 and stack[ply, _KEYS + j - 1] < key:
+                stack[ply, _MOVES + j] = stack[ply, _MOVES + j - 1]
+                stack[ply, _KEYS + j] = stack[ply, _KEYS + j - 1]
+                stack[ply, _MERGED + j] = stack[ply, _MERGED + j - 1]
                 j -= 1
-            row[_MOVES + j] = card
-            row[_KEYS + j] = key
-            row[_MERGED + j] = 1 << card
+            stack[ply, _MOVES + j] = card
+            stack[ply, _KEYS + j] = key
+            stack[ply, _MERGED + j] = 1 << card
             n += 1
             prev_slot = j
     return n + 0 * prev_slot
 
 
-@njit(cache=True)
-def _tt_store(tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, slot: int, k1: int, k2: int,
-              meta: int, best: int, alpha: int, beta: int, move: int) -> None:  # pragma: no cover - compiled
+@njit(cache=True, nogil=True, inline="always")
+def _tt_bounds(packed: int) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """The lower bound, upper bound and best move packed in a table entry's last word."""
+    return (packed & _TT_FIELD) - INF, ((packed >> 22) & _TT_FIELD) - INF, (packed >> 44) - 1
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(tt: Any, slot: int, k1: int, k2: int, meta: int, best: int, alpha: int, beta: int,
+              move: int) -> None:  # pragma: no cover - compiled
     """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved."""
     lo = -INF
     hi = INF
@@ -460,42 +468,40 @@ def _tt_store(tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_m
     else:
         lo = best
         hi = best
-    if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
+    if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == meta:
         # Same position searched again with another window: keep what both searches proved.
-        lo = max(lo, int(tt_lo[slot]))
-        hi = min(hi, int(tt_hi[slot]))
+        old_lo, old_hi, old_move = _tt_bounds(tt[slot, 3])
+        lo = max(lo, old_lo)
+        hi = min(hi, old_hi)
         if move == NO_CARD:
-            move = int(tt_move[slot])
-    tt_k1[slot] = k1
-    tt_k2[slot] = k2
-    tt_meta[slot] = meta
-    tt_lo[slot] = lo
-    tt_hi[slot] = hi
-    tt_move[slot] = move
+            move = old_move
+    tt[slot, 0] = k1
+    tt[slot, 1] = k2
+    tt[slot, 2] = meta
+    tt[slot, 3] = (lo + INF) | ((hi + INF) << 22) | ((move + 1) << 44)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                alpha: int, beta: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
-               tt_k1: Any, tt_k2: Any, tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any,
-               stats: Any, history: Any) -> int:  # pragma: no cover - compiled
+               tt: Any, gen: int, stack: Any,
+               stats: Any) -> int:  # pragma: no cover - compiled
     """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
 
     ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
     limit. No recursion: numba compiles and caches recursive functions poorly.
     """
-    mask_tt = tt_k1.shape[0] - 1
+    mask_tt = tt.shape[0] - 1
     ply = 0
-    row = stack[0]
-    row[_C0] = c0
-    row[_C1] = c1
-    row[_C2] = c2
-    row[_COUNT] = count
-    row[_LEADER] = leader
-    row[_DONE] = done
-    row[_PIT] = pit
-    row[_ALPHA] = alpha
-    row[_BETA] = beta
+    stack[ply, _C0] = c0
+    stack[ply, _C1] = c1
+    stack[ply, _C2] = c2
+    stack[ply, _COUNT] = count
+    stack[ply, _LEADER] = leader
+    stack[ply, _DONE] = done
+    stack[ply, _PIT] = pit
+    stack[ply, _ALPHA] = alpha
+    stack[ply, _BETA] = beta
     in_trick = 0
     if count > 0:
         in_trick |= 1 << c0
@@ -508,42 +514,41 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
     for card in range(32):
         if (remaining >> card) & 1:
             rem += _CARD_POINTS[trump * 32 + card]
-    row[_REM] = rem
-    row[_ROEM_BOUND] = _roem_bound(remaining, 8 - done, trump, stuk)
+    stack[ply, _REM] = rem
+    stack[ply, _ROEM_BOUND] = _roem_bound(remaining, 8 - done, trump, stuk)
     entering = True
     returning = False
     ret = 0
     while True:
-        row = stack[ply]
         if entering:
             entering = False
             stats[_NODES] += 1
             if stats[_NODES] > stats[_LIMIT]:
                 stats[_ABORTED] = 1
                 return 0
-            n_count = row[_COUNT]
-            n_leader = row[_LEADER]
-            n_pit = row[_PIT]
+            n_count = stack[ply, _COUNT]
+            n_leader = stack[ply, _LEADER]
+            n_pit = stack[ply, _PIT]
             resolved = False
             tt_best = NO_CARD
-            row[_SLOT] = -1
+            stack[ply, _SLOT] = -1
             # What is left to win bounds the value: once the window lies beyond it, nothing below
             # this node can matter.
-            rest = row[_REM] + _LAST_BONUS + row[_ROEM_BOUND]
+            rest = stack[ply, _REM] + _LAST_BONUS + stack[ply, _ROEM_BOUND]
             upper = rest + (_PIT_BONUS if n_pit in (PIT_NONE, PIT_NS) else 0)
             lower = -rest - (_PIT_BONUS if n_pit in (PIT_NONE, PIT_EW) else 0)
-            if upper <= row[_ALPHA]:
+            if upper <= stack[ply, _ALPHA]:
                 ret = upper
                 resolved = True
-            elif lower >= row[_BETA]:
+            elif lower >= stack[ply, _BETA]:
                 ret = lower
                 resolved = True
-            elif n_count == 0 and row[_DONE] == 6:
+            elif n_count == 0 and stack[ply, _DONE] == 6:
                 stats[_NODES] += _NESTED_TWO_COST
-                ret = _last_two_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, row[_ALPHA],
-                                   row[_BETA], trump, amsterdam, undertrump_forced, stuk)
+                ret = _last_two_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
+                                   stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk)
                 resolved = True
-            elif n_count == 0 and row[_DONE] == 7:
+            elif n_count == 0 and stack[ply, _DONE] == 7:
                 # Last trick: every hand holds one card, nothing to choose.
                 l0 = _lowest(hands[n_leader])
                 l1 = _lowest(hands[(n_leader + 1) & 3])
@@ -558,31 +563,30 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 meta = (gen << 4) | (n_leader << 2) | n_pit
                 h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ (meta * 0x165667B19E3779F9)
                 slot = (h >> 24) & mask_tt
-                row[_SLOT] = slot
-                row[_K1] = k1
-                row[_K2] = k2
-                row[_META] = meta
-                if tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_meta[slot] == meta:
-                    lo = int(tt_lo[slot])
-                    hi = int(tt_hi[slot])
-                    if lo >= row[_BETA] or lo == hi:
+                stack[ply, _SLOT] = slot
+                stack[ply, _K1] = k1
+                stack[ply, _K2] = k2
+                stack[ply, _META] = meta
+                if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == meta:
+                    lo, hi, move = _tt_bounds(tt[slot, 3])
+                    if lo >= stack[ply, _BETA] or lo == hi:
                         ret = lo
                         resolved = True
-                    elif hi <= row[_ALPHA]:
+                    elif hi <= stack[ply, _ALPHA]:
                         ret = hi
                         resolved = True
                     else:
-                        row[_ALPHA] = max(row[_ALPHA], lo)
-                        row[_BETA] = min(row[_BETA], hi)
-                        tt_best = int(tt_move[slot])
-                if not resolved and row[_DONE] == 5:
+                        stack[ply, _ALPHA] = max(stack[ply, _ALPHA], lo)
+                        stack[ply, _BETA] = min(stack[ply, _BETA], hi)
+                        tt_best = move
+                if not resolved and stack[ply, _DONE] == 5:
                     # Three tricks left: nested loops, no stack; the bound they prove goes to the table.
                     # Counted as several nodes: the node limit stands for time, and this costs that much.
                     stats[_NODES] += _NESTED_THREE_COST
-                    ret = _last_three_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, row[_ALPHA],
-                                         row[_BETA], trump, amsterdam, undertrump_forced, stuk)
-                    _tt_store(tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, slot, k1, k2, meta, ret, row[_ALPHA],
-                              row[_BETA], NO_CARD)
+                    ret = _last_three_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
+                                         stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk)
+                    _tt_store(tt, slot, k1, k2, meta, ret, stack[ply, _ALPHA],
+                              stack[ply, _BETA], NO_CARD)
                     resolved = True
             if resolved:
                 if ply == 0:
@@ -591,84 +595,87 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 returning = True
                 continue
             # The window actually searched: a result outside it is only a bound.
-            row[_ALPHA0] = row[_ALPHA]
-            row[_BETA0] = row[_BETA]
+            stack[ply, _ALPHA0] = stack[ply, _ALPHA]
+            stack[ply, _BETA0] = stack[ply, _BETA]
             seat = (n_leader + n_count) & 3
-            row[_N] = _gen_moves(hands, seat, row, trump, amsterdam, undertrump_forced, tt_best, history)
-            row[_IDX] = 0
-            row[_BEST] = -INF if (seat & 1) == 0 else INF
-            row[_BEST_CARD] = row[_MOVES]
-        seat = (row[_LEADER] + row[_COUNT]) & 3
+            stack[ply, _N] = _gen_moves((hands[0], hands[1], hands[2], hands[3]), seat, stack, ply, trump, amsterdam,
+                                         undertrump_forced, tt_best)
+            stack[ply, _IDX] = 0
+            stack[ply, _BEST] = -INF if (seat & 1) == 0 else INF
+            stack[ply, _BEST_CARD] = stack[ply, _MOVES]
+        seat = (stack[ply, _LEADER] + stack[ply, _COUNT]) & 3
         maximise = (seat & 1) == 0
         if returning:
-            # A child's value came back for the move at row[_IDX].
+            # A child's value came back for the move at stack[ply, _IDX].
             returning = False
-            card = row[_MOVES + row[_IDX]]
+            card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
-            value = ret + row[_SIGNED]
+            value = ret + stack[ply, _SIGNED]
             if maximise:
-                if value > row[_BEST]:
-                    row[_BEST] = value
-                    row[_BEST_CARD] = card
-                    if value > row[_ALPHA]:
-                        row[_ALPHA] = value
+                if value > stack[ply, _BEST]:
+                    stack[ply, _BEST] = value
+                    stack[ply, _BEST_CARD] = card
+                    if value > stack[ply, _ALPHA]:
+                        stack[ply, _ALPHA] = value
             else:
-                if value < row[_BEST]:
-                    row[_BEST] = value
-                    row[_BEST_CARD] = card
-                    if value < row[_BETA]:
-                        row[_BETA] = value
-            if row[_ALPHA] >= row[_BETA]:
-                row[_IDX] = row[_N]
-                left = 8 - row[_DONE]
-                history[seat * 32 + card] += left * left
+                if value < stack[ply, _BEST]:
+                    stack[ply, _BEST] = value
+                    stack[ply, _BEST_CARD] = card
+                    if value < stack[ply, _BETA]:
+                        stack[ply, _BETA] = value
+            if stack[ply, _ALPHA] >= stack[ply, _BETA]:
+                stack[ply, _IDX] = stack[ply, _N]
+                left = 8 - stack[ply, _DONE]
+                stack[_HISTORY + seat, card] += left * left
             else:
-                row[_IDX] += 1
-        if row[_IDX] < row[_N]:
-            card = row[_MOVES + row[_IDX]]
+                stack[ply, _IDX] += 1
+        if stack[ply, _IDX] < stack[ply, _N]:
+            card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
-            n_count = row[_COUNT]
-            child = stack[ply + 1]
+            n_count = stack[ply, _COUNT]
             if n_count < 3:
-                row[_SIGNED] = 0
-                child[_REM] = row[_REM]
-                child[_ROEM_BOUND] = row[_ROEM_BOUND]
-                child[_C0] = card if n_count == 0 else row[_C0]
-                child[_C1] = card if n_count == 1 else row[_C1]
-                child[_C2] = card if n_count == 2 else row[_C2]
-                child[_COUNT] = n_count + 1
-                child[_LEADER] = row[_LEADER]
-                child[_DONE] = row[_DONE]
-                child[_PIT] = row[_PIT]
+                stack[ply, _SIGNED] = 0
+                stack[ply + 1, _REM] = stack[ply, _REM]
+                stack[ply + 1, _ROEM_BOUND] = stack[ply, _ROEM_BOUND]
+                stack[ply + 1, _C0] = card if n_count == 0 else stack[ply, _C0]
+                stack[ply + 1, _C1] = card if n_count == 1 else stack[ply, _C1]
+                stack[ply + 1, _C2] = card if n_count == 2 else stack[ply, _C2]
+                stack[ply + 1, _COUNT] = n_count + 1
+                stack[ply + 1, _LEADER] = stack[ply, _LEADER]
+                stack[ply + 1, _DONE] = stack[ply, _DONE]
+                stack[ply + 1, _PIT] = stack[ply, _PIT]
             else:
-                winner, new_pit, signed = _finish_trick(row[_C0], row[_C1], row[_C2], card, row[_LEADER],
-                                                        row[_DONE], row[_PIT], trump, stuk)
-                row[_SIGNED] = signed
-                if row[_DONE] == 7:
+                t0 = stack[ply, _C0]
+                t1 = stack[ply, _C1]
+                t2 = stack[ply, _C2]
+                winner, new_pit, signed = _finish_trick(t0, t1, t2, card, stack[ply, _LEADER], stack[ply, _DONE],
+                                                        stack[ply, _PIT], trump, stuk)
+                stack[ply, _SIGNED] = signed
+                if stack[ply, _DONE] == 7:
                     ret = 0  # the hand is over: nothing more to come
                     returning = True
                     continue
-                child[_REM] = row[_REM] - _trick_points(row[_C0], row[_C1], row[_C2], card, trump)
+                stack[ply + 1, _REM] = stack[ply, _REM] - _trick_points(t0, t1, t2, card, trump)
                 left = hands[0] | hands[1] | hands[2] | hands[3]
-                child[_ROEM_BOUND] = _roem_bound(left, 7 - row[_DONE], trump, stuk)
-                child[_C0] = 0
-                child[_C1] = 0
-                child[_C2] = 0
-                child[_COUNT] = 0
-                child[_LEADER] = winner
-                child[_DONE] = row[_DONE] + 1
-                child[_PIT] = new_pit
-            child[_ALPHA] = row[_ALPHA] - row[_SIGNED]
-            child[_BETA] = row[_BETA] - row[_SIGNED]
+                stack[ply + 1, _ROEM_BOUND] = _roem_bound(left, 7 - stack[ply, _DONE], trump, stuk)
+                stack[ply + 1, _C0] = 0
+                stack[ply + 1, _C1] = 0
+                stack[ply + 1, _C2] = 0
+                stack[ply + 1, _COUNT] = 0
+                stack[ply + 1, _LEADER] = winner
+                stack[ply + 1, _DONE] = stack[ply, _DONE] + 1
+                stack[ply + 1, _PIT] = new_pit
+            stack[ply + 1, _ALPHA] = stack[ply, _ALPHA] - stack[ply, _SIGNED]
+            stack[ply + 1, _BETA] = stack[ply, _BETA] - stack[ply, _SIGNED]
             ply += 1
             entering = True
             continue
         # All moves done (or cut off): store what was proved and return the value.
-        best: int = row[_BEST]
-        slot = row[_SLOT]
+        best: int = stack[ply, _BEST]
+        slot = stack[ply, _SLOT]
         if slot >= 0:
-            _tt_store(tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, slot, row[_K1], row[_K2], row[_META], best,
-                      row[_ALPHA0], row[_BETA0], row[_BEST_CARD])
+            _tt_store(tt, slot, stack[ply, _K1], stack[ply, _K2], stack[ply, _META], best,
+                      stack[ply, _ALPHA0], stack[ply, _BETA0], stack[ply, _BEST_CARD])
         ret = best
         if ply == 0:
             return ret
@@ -676,11 +683,10 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
         returning = True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, guess: int,
-          trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any, tt_meta: Any,
-          tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
-          history: Any) -> int:  # pragma: no cover
+          trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
+          stack: Any, stats: Any) -> int:  # pragma: no cover - compiled
     """Exact value by zero-window searches; the table keeps every bound they prove.
 
     Plain MTD(f) tests at the last returned bound, which here creeps by one point per search
@@ -693,8 +699,7 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
     step = 4
     while lo < hi:
         g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, beta - 1, beta, trump, amsterdam,
-                       undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi, tt_move, gen, stack, stats,
-                       history)
+                       undertrump_forced, stuk, tt, gen, stack, stats)
         if stats[_ABORTED]:
             return 0
         if g >= beta:
@@ -715,11 +720,10 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
-                  trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt_k1: Any, tt_k2: Any,
-                  tt_meta: Any, tt_lo: Any, tt_hi: Any, tt_move: Any, gen: int, stack: Any, stats: Any,
-                  values: Any, all_moves: bool, history: Any) -> int:  # pragma: no cover - compiled
+                  trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
+                  stack: Any, stats: Any, values: Any, all_moves: bool) -> int:  # pragma: no cover - compiled
     """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
 
     The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
@@ -729,17 +733,17 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     seat = (leader + count) & 3
     maximise = (seat & 1) == 0
     hand = hands[seat]
-    root = stack[_ROOT_ROW]
-    root[_C0] = c0
-    root[_C1] = c1
-    root[_C2] = c2
-    root[_COUNT] = count
-    n = _gen_moves(hands, seat, root, trump, amsterdam, undertrump_forced, NO_CARD, history)
+    stack[_ROOT_ROW, _C0] = c0
+    stack[_ROOT_ROW, _C1] = c1
+    stack[_ROOT_ROW, _C2] = c2
+    stack[_ROOT_ROW, _COUNT] = count
+    n = _gen_moves((hands[0], hands[1], hands[2], hands[3]), seat, stack, _ROOT_ROW, trump, amsterdam,
+                   undertrump_forced, NO_CARD)
     best = -INF if maximise else INF
     best_card = NO_CARD
     guess = 0
     for i in range(n):
-        card = root[_MOVES + i]
+        card = stack[_ROOT_ROW, _MOVES + i]
         hands[seat] = hand ^ (1 << card)
         # The child position, one card later.
         k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = c0, c1, c2, count + 1, leader, done, pit, 0
@@ -758,31 +762,27 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
             value = signed
         elif all_moves or i == 0:
             value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
-                                   trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                   tt_move, gen, stack, stats, history)
+                                   trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
         else:
             # Only a better move needs its exact value: test it first with a zero window.
             edge = best - signed
             if maximise:
                 test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1,
-                                  trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                  tt_move, gen, stack, stats, history)
+                                  trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
                 better = test > edge
             else:
                 test = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge,
-                                  trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo, tt_hi,
-                                  tt_move, gen, stack, stats, history)
+                                  trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
                 better = test < edge
             value = best
             if better and not stats[_ABORTED]:
                 value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, test,
-                                       trump, amsterdam, undertrump_forced, stuk, tt_k1, tt_k2, tt_meta, tt_lo,
-                                       tt_hi, tt_move, gen, stack, stats, history)
+                                       trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
         hands[seat] = hand
         if stats[_ABORTED]:
             return 0
         if all_moves:
-            merged = root[_MERGED + i]
+            merged = stack[_ROOT_ROW, _MERGED + i]
             for other in range(32):
                 if (merged >> other) & 1:
                     values[other] = value
@@ -860,17 +860,14 @@ class DoubleDummy:
 
     def __init__(self, tt_bits: int = 18) -> None:
         size = 1 << tt_bits
-        self._k1 = np.zeros(size, dtype=np.int64)
-        self._k2 = np.zeros(size, dtype=np.int64)
-        self._meta = np.full(size, -1, dtype=np.int64)
-        self._lo = np.zeros(size, dtype=np.int32)
-        self._hi = np.zeros(size, dtype=np.int32)
-        self._move = np.zeros(size, dtype=np.int8)
-        self._stack = np.zeros((_ROOT_ROW + 1, _FIELDS), dtype=np.int64)
+        # One row an entry (hands NS, hands EW, generation/leader/pit, bounds and move packed): a
+        # probe touches one cache line, and the search gets one array to pass, not six.
+        self._tt = np.zeros((size, 4), dtype=np.int64)
+        self._tt[:, 2] = -1  # no generation matches an empty slot
+        self._stack = np.zeros((_HISTORY + 4, _FIELDS), dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
-        self._history = np.zeros(4 * 32, dtype=np.int64)
         self._gen = 0
         self.nodes = 0  # nodes searched by the last call
 
@@ -891,12 +888,11 @@ class DoubleDummy:
         self._stats[_ABORTED] = 0
         self._stats[_BEST_MOVE] = NO_CARD
         self._values.fill(-INF - 1)
-        self._history.fill(0)
+        self._stack[_HISTORY:].fill(0)
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
-                                  self._k1, self._k2, self._meta, self._lo, self._hi, self._move, self._gen,
-                                  self._stack, self._stats, self._values, all_moves, self._history))
+                                  self._tt, self._gen, self._stack, self._stats, self._values, all_moves))
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None

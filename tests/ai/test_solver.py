@@ -187,3 +187,37 @@ def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     assert _drop_stale_cache(cache, rules)
     assert [path.exists() for path in files] == [False, False, True]
     assert not _drop_stale_cache(tmp_path / "missing", rules)
+
+
+def test_table_entry_round_trip() -> None:
+    """What a search proved (bounds up to +-INF, the best move or none) survives packing into an entry."""
+    import numpy as np
+
+    from engine import solver as dd
+
+    inf = dd.INF
+    cases = [  # best, alpha, beta, move -> lower bound, upper bound, move
+        ((5, 0, 5, 31), (5, inf, 31)),
+        ((-7, -7, -6, dd.NO_CARD), (-inf, -7, dd.NO_CARD)),
+        ((-300, -400, 400, 0), (-300, -300, 0)),
+        ((inf, 0, 1, 7), (inf, inf, 7)),
+        ((-inf, 0, 1, 7), (-inf, -inf, 7)),
+    ]
+    for (best, alpha, beta, move), expected in cases:
+        tt = np.zeros((4, 4), dtype=np.int64)
+        tt[:, 2] = -1
+        dd._tt_store(tt, 1, 11, 22, 33, best, alpha, beta, move)
+        assert dd._tt_bounds(int(tt[1, 3])) == expected
+    # The same position again with another window: both proofs kept, the known move too.
+    tt = np.zeros((4, 4), dtype=np.int64)
+    dd._tt_store(tt, 2, 11, 22, 33, 5, 0, 5, 3)
+    dd._tt_store(tt, 2, 11, 22, 33, 9, 9, 10, dd.NO_CARD)
+    assert dd._tt_bounds(int(tt[2, 3])) == (5, 9, 3)
+
+
+def test_entry_points_release_the_gil() -> None:
+    """The bot may solve from worker threads: the compiled search must not hold the GIL."""
+    from engine import solver as dd
+
+    for kernel in (dd._solve_kernel, dd._last_two_ab, dd._last_three_ab):
+        assert kernel.targetoptions.get("nogil") is True
