@@ -82,7 +82,7 @@ _RANK_QUEEN = fast.RANK_QUEEN
 # plain functions as jitable lets numba compile their callers exactly as they stand in fast.py.
 register_jitable(fast.card_power)
 register_jitable(fast.sequence_roem)
-_legal_mask = njit(cache=True)(fast.legal_mask)
+_legal_mask = njit(cache=True, nogil=True, inline="always")(fast.legal_mask)
 _trick_winner = njit(cache=True)(fast.trick_winner)
 _trick_points = njit(cache=True)(fast.trick_points)
 _trick_roem = njit(cache=True)(fast.trick_roem)
