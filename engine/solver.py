@@ -455,10 +455,24 @@ def _tt_bounds(packed: int) -> tuple[int, int, int]:  # pragma: no cover - compi
     return (packed & _TT_FIELD) - INF, ((packed >> 22) & _TT_FIELD) - INF, (packed >> 44) - 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _tt_find(tt: Any, base: int, k1: int, k2: int, meta: int) -> int:  # pragma: no cover - compiled
+    """The row of the two-row bucket at ``base`` that holds this position, or -1."""
+    if tt[base, 0] == k1 and tt[base, 1] == k2 and tt[base, 2] == meta:
+        return base
+    if tt[base + 1, 0] == k1 and tt[base + 1, 1] == k2 and tt[base + 1, 2] == meta:
+        return base + 1
+    return -1
+
+
 @njit(cache=True, nogil=True)
-def _tt_store(tt: Any, slot: int, k1: int, k2: int, meta: int, best: int, alpha: int, beta: int,
+def _tt_store(tt: Any, base: int, k1: int, k2: int, meta: int, best: int, alpha: int, beta: int,
               move: int) -> None:  # pragma: no cover - compiled
-    """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved."""
+    """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved.
+
+    Buckets of two rows: the first keeps the entry nearest the root (most work to redo), the second
+    the latest other one; the many cheap entries near the end of the hand cannot flush the first.
+    """
     lo = -INF
     hi = INF
     if best <= alpha:
@@ -468,17 +482,26 @@ def _tt_store(tt: Any, slot: int, k1: int, k2: int, meta: int, best: int, alpha:
     else:
         lo = best
         hi = best
-    if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == meta:
+    row = _tt_find(tt, base, k1, k2, meta)
+    if row >= 0:
         # Same position searched again with another window: keep what both searches proved.
-        old_lo, old_hi, old_move = _tt_bounds(tt[slot, 3])
+        old_lo, old_hi, old_move = _tt_bounds(tt[row, 3])
         lo = max(lo, old_lo)
         hi = min(hi, old_hi)
         if move == NO_CARD:
             move = old_move
-    tt[slot, 0] = k1
-    tt[slot, 1] = k2
-    tt[slot, 2] = meta
-    tt[slot, 3] = (lo + INF) | ((hi + INF) << 22) | ((move + 1) << 44)
+    else:
+        first = tt[base, 2]
+        row = base + 1
+        if (first >> 7) != (meta >> 7) or ((first >> 4) & 7) >= ((meta >> 4) & 7):
+            # The first row's entry (another search's, or no nearer the root): it moves down.
+            for i in range(4):
+                tt[base + 1, i] = tt[base, i]
+            row = base
+    tt[row, 0] = k1
+    tt[row, 1] = k2
+    tt[row, 2] = meta
+    tt[row, 3] = (lo + INF) | ((hi + INF) << 22) | ((move + 1) << 44)
 
 
 @njit(cache=True, nogil=True)
@@ -560,15 +583,16 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
             elif n_count == 0:
                 k1 = hands[0] | (hands[1] << 32)
                 k2 = hands[2] | (hands[3] << 32)
-                meta = (gen << 4) | (n_leader << 2) | n_pit
+                meta = (gen << 7) | (stack[ply, _DONE] << 4) | (n_leader << 2) | n_pit
                 h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ (meta * 0x165667B19E3779F9)
-                slot = (h >> 24) & mask_tt
+                slot = (h >> 24) & mask_tt & ~1  # a bucket of two rows
                 stack[ply, _SLOT] = slot
                 stack[ply, _K1] = k1
                 stack[ply, _K2] = k2
                 stack[ply, _META] = meta
-                if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == meta:
-                    lo, hi, move = _tt_bounds(tt[slot, 3])
+                found = _tt_find(tt, slot, k1, k2, meta)
+                if found >= 0:
+                    lo, hi, move = _tt_bounds(tt[found, 3])
                     if lo >= stack[ply, _BETA] or lo == hi:
                         ret = lo
                         resolved = True

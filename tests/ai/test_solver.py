@@ -206,13 +206,38 @@ def test_table_entry_round_trip() -> None:
     for (best, alpha, beta, move), expected in cases:
         tt = np.zeros((4, 4), dtype=np.int64)
         tt[:, 2] = -1
-        dd._tt_store(tt, 1, 11, 22, 33, best, alpha, beta, move)
-        assert dd._tt_bounds(int(tt[1, 3])) == expected
+        dd._tt_store(tt, 2, 11, 22, 33, best, alpha, beta, move)
+        row = dd._tt_find(tt, 2, 11, 22, 33)
+        assert row in (2, 3) and dd._tt_bounds(int(tt[row, 3])) == expected
     # The same position again with another window: both proofs kept, the known move too.
     tt = np.zeros((4, 4), dtype=np.int64)
+    tt[:, 2] = -1
     dd._tt_store(tt, 2, 11, 22, 33, 5, 0, 5, 3)
     dd._tt_store(tt, 2, 11, 22, 33, 9, 9, 10, dd.NO_CARD)
-    assert dd._tt_bounds(int(tt[2, 3])) == (5, 9, 3)
+    assert dd._tt_bounds(int(tt[dd._tt_find(tt, 2, 11, 22, 33), 3])) == (5, 9, 3)
+
+
+def test_table_buckets_keep_the_entry_nearest_the_root() -> None:
+    """A bucket's first row keeps the position with the most cards left; later ones pass through the second."""
+    import numpy as np
+
+    from engine import solver as dd
+
+    def meta(gen: int, done: int) -> int:
+        return (gen << 7) | (done << 4)
+
+    tt = np.zeros((2, 4), dtype=np.int64)
+    tt[:, 2] = -1
+    dd._tt_store(tt, 0, 1, 1, meta(1, 2), 0, -1, 1, 0)  # trick 3: first row
+    dd._tt_store(tt, 0, 2, 2, meta(1, 5), 0, -1, 1, 0)  # trick 6: second row
+    dd._tt_store(tt, 0, 3, 3, meta(1, 5), 0, -1, 1, 0)  # trick 6 again: replaces the second row
+    assert dd._tt_find(tt, 0, 1, 1, meta(1, 2)) == 0
+    assert dd._tt_find(tt, 0, 2, 2, meta(1, 5)) == -1
+    assert dd._tt_find(tt, 0, 3, 3, meta(1, 5)) == 1
+    dd._tt_store(tt, 0, 4, 4, meta(1, 1), 0, -1, 1, 0)  # nearer the root: first row, the old first moves down
+    assert (dd._tt_find(tt, 0, 4, 4, meta(1, 1)), dd._tt_find(tt, 0, 1, 1, meta(1, 2))) == (0, 1)
+    dd._tt_store(tt, 0, 5, 5, meta(2, 6), 0, -1, 1, 0)  # a later search's entry outranks an older one's
+    assert dd._tt_find(tt, 0, 5, 5, meta(2, 6)) == 0
 
 
 def test_entry_points_release_the_gil() -> None:
