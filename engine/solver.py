@@ -880,7 +880,10 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
 
 
 class DoubleDummy:
-    """A solver with its own transposition table; not thread-safe, one per thread."""
+    """A solver with its own transposition table; not thread-safe, one per thread.
+
+    The compiled search releases the GIL (nogil), so solvers in several threads run in parallel.
+    """
 
     def __init__(self, tt_bits: int = 18) -> None:
         size = 1 << tt_bits
