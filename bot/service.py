@@ -695,6 +695,11 @@ class TableService:
                 return table
         return None
 
+    def table_here(self, user_id: int, channel_id: int | None) -> Table:
+        """The table of this thread, else the table where the user sits (for commands anyone may use)."""
+        table = self.table_in_channel(channel_id)
+        return table if table is not None else self.find_user_table(user_id, channel_id)
+
     # ------------------------------------------------------------ applying and storing
 
     async def _apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,

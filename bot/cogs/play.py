@@ -120,9 +120,7 @@ async def score(interaction: discord.Interaction[Any]) -> None:
     lang = user_lang(interaction)
 
     async def work() -> None:
-        table = bot.service.table_in_channel(interaction.channel_id)
-        if table is None:
-            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = bot.service.table_here(interaction.user.id, interaction.channel_id)
         from rendering import render_sheet
 
         seat = table.seat_of(interaction.user.id)

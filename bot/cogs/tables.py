@@ -132,9 +132,7 @@ async def stop(interaction: discord.Interaction[Any]) -> None:
     lang = user_lang(interaction)
 
     async def work() -> None:
-        table = bot.service.table_in_channel(interaction.channel_id)
-        if table is None:
-            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = bot.service.table_here(interaction.user.id, interaction.channel_id)
         perms = interaction.permissions
         stopped = await bot.service.stop(table.id, interaction.user.id, can_manage=perms.manage_messages)
         await reply(interaction, t("ok", lang) if stopped else t("stop.voted", lang))
@@ -147,9 +145,7 @@ async def rules_command(interaction: discord.Interaction[Any]) -> None:
     bot = bot_of(interaction)
 
     async def work() -> None:
-        table = bot.service.table_in_channel(interaction.channel_id)
-        if table is None:
-            table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = bot.service.table_here(interaction.user.id, interaction.channel_id)
         # In the table's language, so everyone at the table reads the same rules.
         await reply(interaction, describe_settings(table.settings, table.settings.language, table.id))
 
