@@ -348,6 +348,11 @@ class Announcer:
             if isinstance(engine_event, HandDealt):
                 touched.update(SEATS)
                 refresh_table = True
+                for info in table.seats:
+                    # In-thread players need their cards for the bidding too, not only on their turn.
+                    if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery == "thread":
+                        await self.post(table, t("dm.new_hand", lang, mention=f"<@{info.user_id}>"),
+                                        view=view_of([ShowHandButton(table.id, lang)]), mention=info.user_id)
             elif isinstance(engine_event, SuitTurned):
                 await self.post(table, t("bid.turned", lang, suit=engine_event.suit.symbol))
             elif isinstance(engine_event, BidMade):

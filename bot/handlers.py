@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.announcer import hand_payload, lobby_text, lobby_view, names_of
+from bot.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
 from bot.i18n import error_text, illegal_text, lang_of, seat_name, t
 from bot.service import ServiceError, Table, TableStatus
 from engine.actions import Call
@@ -90,7 +90,8 @@ async def lobby_click(interaction: discord.Interaction[Any], table_id: int, op: 
         if op == "join":
             seat = await service.join(table_id, user.id, user.display_name,
                                       delivery=await preferred_delivery(interaction))
-            text = t("joined", lang, seat=seat_name(seat, lang))
+            notice = await dm_notice(interaction, table_id)
+            text = (t("joined", lang, seat=seat_name(seat, lang)) + "\n" + notice).strip()
         elif op == "leave":
             await service.leave(table_id, user.id)
             text = t("left", lang)
@@ -177,6 +178,35 @@ async def send_hand_ephemeral(interaction: discord.Interaction[Any], table_id: i
     buttons.stop()
 
 
+async def dm_notice(interaction: discord.Interaction[Any], table_id: int) -> str:
+    """Probe a new player's DMs while we can still answer them privately; the notice for a closed inbox.
+
+    A closed inbox (50007) found now moves the hand into the thread and is said in the player's own
+    ephemeral answer, instead of in a public message when the cards are dealt.
+    """
+    bot = bot_of(interaction)
+    table = bot.service.get(table_id)
+    seat = table.seat_of(interaction.user.id)
+    if seat is None or table.seats[seat].delivery != "dm":
+        return ""
+    lang = user_lang(interaction)
+    where = f" in {interaction.guild.name}" if interaction.guild is not None else ""
+    try:
+        dm = await interaction.user.create_dm()
+        await dm.send(t("dm.welcome", lang, table=table.id, where=where))
+        table.seats[seat].dm_channel_id = dm.id
+        await bot.service.save_discord(table)
+    except discord.Forbidden as error:
+        if error.code != DM_CLOSED:
+            log.warning("table %s: cannot DM user %s: %s", table.id, interaction.user.id, error)
+            return ""
+        await bot.service.set_delivery(table_id, interaction.user.id, "thread")
+        return t("dm.closed_private", lang)
+    except discord.HTTPException:
+        log.warning("table %s: could not DM user %s", table.id, interaction.user.id)
+    return ""
+
+
 async def preferred_delivery(interaction: discord.Interaction[Any]) -> str:
     """Where this user wants their private hand (``/klaverjas hand delivery:``); DM unless they chose."""
     return await bot_of(interaction).store.user_delivery(interaction.user.id) or "dm"
@@ -197,10 +227,12 @@ async def seat_choice(interaction: discord.Interaction[Any], table_id: int, seat
             await take_seat_now(interaction, table_id, seat)
             return
         await service.join(table_id, user.id, user.display_name, seat, delivery=await preferred_delivery(interaction))
+        notice = await dm_notice(interaction, table_id)
         view = lobby_view(table)
         await interaction.response.edit_message(content=lobby_text(table), view=view)
         view.stop()
-        await interaction.followup.send(t("joined", lang, seat=seat_name(seat, lang)), ephemeral=True)
+        await interaction.followup.send((t("joined", lang, seat=seat_name(seat, lang)) + "\n" + notice).strip(),
+                                        ephemeral=True)
 
     await guarded(interaction, table_id, work)
 

@@ -127,6 +127,15 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "{mention}, ik kan je geen privébericht sturen: druk op Toon mijn hand om je kaarten hier "
                   "privé te zien."),
     "dm.your_turn": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
+    "dm.welcome": ("You joined Klaverjas table #{table}{where}. Your cards will arrive here.",
+                   "Je doet mee aan klaverjastafel #{table}{where}. Je kaarten komen hier."),
+    "dm.closed_private": ("I cannot send you direct messages, so your cards will be shown in the table's thread: "
+                          "press Show my hand there (only you see them). To get them by DM, allow direct messages "
+                          "from this server and use /klaverjas hand delivery:dm.",
+                          "Ik kan je geen privéberichten sturen, dus je kaarten komen in de draad van de tafel: druk "
+                          "daar op Toon mijn hand (alleen jij ziet ze). Wil je ze als privébericht, sta dan "
+                          "privéberichten van deze server toe en gebruik /klaverjas hand delivery:dm."),
+    "dm.new_hand": ("{mention}, new cards: press Show my hand.", "{mention}, nieuwe kaarten: druk op Toon mijn hand."),
     # answers
     "hint": ("{action}: {reason}", "{action}: {reason}"),
     "settings.saved": ("Server defaults saved.", "Standaardinstellingen van de server opgeslagen."),

@@ -10,7 +10,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.announcer import lobby_text, lobby_view
-from bot.handlers import bot_of, guarded, preferred_delivery, reply, take_seat_now, user_lang
+from bot.handlers import bot_of, dm_notice, guarded, preferred_delivery, reply, take_seat_now, user_lang
 from bot.i18n import explain_rules, parse_seat, seat_name, t
 from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
 
@@ -81,6 +81,9 @@ async def start(interaction: discord.Interaction[Any], rules: str | None = None,
         message_id = callback.message_id if callback is not None else None
         table.lobby_message_id = message_id or (await interaction.original_response()).id
         await bot.service.save_discord(table)
+        notice = await dm_notice(interaction, table.id)
+        if notice:
+            await interaction.followup.send(notice, ephemeral=True)
 
     await guarded(interaction, None, work)
 
@@ -175,7 +178,8 @@ async def join(interaction: discord.Interaction[Any], seat: str | None = None) -
         lobby = lobbies[0]
         placed = await bot.service.join(lobby.id, interaction.user.id, interaction.user.display_name, chosen,
                                         delivery=await preferred_delivery(interaction))
-        await reply(interaction, t("joined", lang, seat=seat_name(placed, lang)))
+        notice = await dm_notice(interaction, lobby.id)
+        await reply(interaction, (t("joined", lang, seat=seat_name(placed, lang)) + "\n" + notice).strip())
 
     await guarded(interaction, None, work)
 

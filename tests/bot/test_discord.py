@@ -133,10 +133,12 @@ async def test_one_human_with_three_ai_players(tmp_path: Path, workers: int) -> 
         assert table.status is TableStatus.PLAYING
         assert table.thread_id in h.fake.threads
         assert f"<#{table.thread_id}>" in lobby(h).content
-        # The private hand arrived by DM, with a PNG and one button per card.
+        # Sitting down was confirmed by DM (so a closed inbox shows at once); then the private hand arrived
+        # by DM, with a PNG and one button per card.
         dm = h.fake.dms_of(ANNA.id)
-        assert dm and dm[0].attachments == ["hand.png"]
-        assert len([i for i in dm[0].custom_ids() if i.startswith("kj:c:")]) == 8
+        assert len(dm) == 2 and f"table #{table_id}" in dm[0].content and not dm[0].attachments
+        assert dm[1].attachments == ["hand.png"]
+        assert len([i for i in dm[1].custom_ids() if i.startswith("kj:c:")]) == 8
         await play_to_end(h, table_id, [ANNA])
         assert table.status is TableStatus.FINISHED
         thread = h.fake.in_channel(table.thread_id)
@@ -156,6 +158,8 @@ async def test_four_humans_one_with_closed_dms(tmp_path: Path) -> None:
             [update, note] = h.responses_to(token)
             assert update.json is not None and update.json["type"] == 7  # the lobby message, edited in place
             assert note.ephemeral
+            # The closed inbox is found when Dora sits down and told to her alone.
+            assert ("cannot send you direct messages" in note.content) == (user is DORA)
         assert "Dora" in lobby(h).content
         # Only the host may start.
         token = await h.click(BERT, lobby(h), f"kj:l:{table_id}:start")
@@ -167,6 +171,7 @@ async def test_four_humans_one_with_closed_dms(tmp_path: Path) -> None:
         assert dora.delivery == "thread"
         closed = [m for m in h.fake.in_channel(table.thread_id or 0) if f"<@{DORA.id}>" in m.content]
         assert closed and any(i == f"kj:h:{table_id}" for i in closed[0].custom_ids())
+        assert not any("direct message" in m.content for m in h.fake.in_channel(table.thread_id or 0))
         await play_to_end(h, table_id, [ANNA, BERT, CHRIS, DORA])
         assert table.status is TableStatus.FINISHED
         assert h.fake.dms_of(CHRIS.id) and not h.fake.dms_of(DORA.id)
