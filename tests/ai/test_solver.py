@@ -169,6 +169,31 @@ def test_nested_endings_match_minimax_in_any_window(tricks_left: int) -> None:
                 assert exact == got, pos
 
 
+def test_mtdf_is_exact_from_any_guess() -> None:
+    """From a guess far off either side, the widening windows still end on the exact value."""
+    import numpy as np
+
+    from engine import solver as dd
+
+    rng = random.Random(31)
+    solver = DoubleDummy(tt_bits=12)
+    for i in range(40):
+        rules = RULE_SETS[i % len(RULE_SETS)]
+        pos = random_position(rng, tricks_left=4)
+        exact = _value(pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.pit, pos.trump, rules)
+        trick = (*pos.trick, 0, 0, 0)
+        for guess in (exact - 500, exact - 3, exact, exact + 1, exact + 64, exact + 500):
+            solver._gen += 1  # a fresh table: no bound left by another guess
+            solver._stats[:] = 0
+            solver._stats[dd._LIMIT] = 1 << 62
+            hands = np.array(pos.hands, dtype=np.int64)
+            got = dd._mtdf(hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader, pos.tricks_done,
+                           pos.pit, guess, pos.trump, rules.amsterdam, rules.undertrump_forced,
+                           rules.stuk_in_trick, solver._tt, solver._gen, solver._stack, solver._stats)
+            assert got == exact, (pos, guess)
+            assert list(hands) == list(pos.hands), "the search leaves the hands as it found them"
+
+
 def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     """Solver cache files older than the rules file go; newer ones and other modules' stay."""
     from engine.solver import _drop_stale_cache
