@@ -710,7 +710,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
 
 @njit(cache=True, nogil=True)
 def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, guess: int,
-          trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
+          lo: int, hi: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
           stack: Any, stats: Any) -> int:  # pragma: no cover - compiled
     """Exact value: a zero-window test at the guess, then windows widening on the side it left open.
 
@@ -719,14 +719,19 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
     beyond it, finds the value in one or two searches that reuse every bound stored so far. A
     window open to +-INF would do it in one, but then the first move at every node below must be
     valued exactly, however bad it is.
+
+    ``lo``/``hi``: bounds the caller already proved (+-INF if none); with one, the test is skipped.
     """
-    g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, guess - 1, guess, trump, amsterdam,
-                   undertrump_forced, stuk, tt, gen, stack, stats)
-    if stats[_ABORTED]:
-        return 0
-    # Fail-soft: g >= guess proves value >= g, g < guess proves value <= g.
-    lo = g if g >= guess else -INF
-    hi = INF if g >= guess else g
+    if lo == -INF and hi == INF:
+        g = _alphabeta(hands, c0, c1, c2, count, leader, done, pit, guess - 1, guess, trump, amsterdam,
+                       undertrump_forced, stuk, tt, gen, stack, stats)
+        if stats[_ABORTED]:
+            return 0
+        # Fail-soft: g >= guess proves value >= g, g < guess proves value <= g.
+        if g >= guess:
+            lo = g
+        else:
+            hi = g
     width = _WINDOW
     while lo < hi:
         alpha = lo if lo > -INF else hi - width
@@ -787,7 +792,7 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
             value = signed
         elif all_moves or i == 0:
             value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
-                                   trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
+                                   -INF, INF, trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
         else:
             # Only a better move needs its exact value: test it first with a zero window.
             edge = best - signed
@@ -801,8 +806,10 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
                 better = test < edge
             value = best
             if better and not stats[_ABORTED]:
+                # The test proved a bound (fail-soft: beyond the edge): the search starts from it.
                 value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, test,
-                                       trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
+                                       test if maximise else -INF, INF if maximise else test, trump, amsterdam,
+                                       undertrump_forced, stuk, tt, gen, stack, stats)
         hands[seat] = hand
         if stats[_ABORTED]:
             return 0

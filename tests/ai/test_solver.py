@@ -170,7 +170,7 @@ def test_nested_endings_match_minimax_in_any_window(tricks_left: int) -> None:
 
 
 def test_mtdf_is_exact_from_any_guess() -> None:
-    """From a guess far off either side, the widening windows still end on the exact value."""
+    """From a guess far off either side, or a proved bound, the widening windows end on the exact value."""
     import numpy as np
 
     from engine import solver as dd
@@ -182,13 +182,18 @@ def test_mtdf_is_exact_from_any_guess() -> None:
         pos = random_position(rng, tricks_left=4)
         exact = _value(pos.hands, pos.trick, pos.leader, pos.tricks_done, pos.pit, pos.trump, rules)
         trick = (*pos.trick, 0, 0, 0)
-        for guess in (exact - 500, exact - 3, exact, exact + 1, exact + 64, exact + 500):
+        # A guess alone, then a proved lower or upper bound (the test at the root proves one).
+        starts = [(guess, -dd.INF, dd.INF) for guess in (exact - 500, exact - 3, exact, exact + 1, exact + 64,
+                                                          exact + 500)]
+        starts += [(b, b, dd.INF) for b in (exact - 200, exact - 2, exact)]
+        starts += [(b, -dd.INF, b) for b in (exact, exact + 2, exact + 200)]
+        for guess, lo, hi in starts:
             solver._gen += 1  # a fresh table: no bound left by another guess
             solver._stats[:] = 0
             solver._stats[dd._LIMIT] = 1 << 62
             hands = np.array(pos.hands, dtype=np.int64)
             got = dd._mtdf(hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader, pos.tricks_done,
-                           pos.pit, guess, pos.trump, rules.amsterdam, rules.undertrump_forced,
+                           pos.pit, guess, lo, hi, pos.trump, rules.amsterdam, rules.undertrump_forced,
                            rules.stuk_in_trick, solver._tt, solver._gen, solver._stack, solver._stats)
             assert got == exact, (pos, guess)
             assert list(hands) == list(pos.hands), "the search leaves the hands as it found them"
