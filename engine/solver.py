@@ -102,6 +102,7 @@ _N, _IDX, _ALPHA, _BETA, _BEST, _BEST_CARD = 24, 25, 26, 27, 28, 29
 _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 36, 37
 _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
 _FIELDS = 46
+_BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
 _WINDOW = 64  # first aspiration window of _mtdf (points); 16..128 measured about equal
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 _HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
@@ -393,6 +394,19 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
         is_trump = suit == trump
         prev = -1
         prev_slot = -1
+        boss_ours = 0
+        if count == 0 and ply == _ROOT_ROW:
+            # The root's leads: first those of suits whose highest card out is the leader's side's
+            # (they keep the lead), so the first lead, the one valued exactly, is more often the
+            # best. Measured: median -25%, nodes -10% on 120 deals; inside the search the same
+            # bonus cost more than it saved (history orders leads better there).
+            side = hands[seat] | hands[(seat + 2) & 3]
+            everyone = hands[0] | hands[1] | hands[2] | hands[3]
+            for top in range(7, -1, -1):
+                top_card = suit * 8 + (_TRUMP_ORDER[top] if is_trump else _PLAIN_ORDER[top])
+                if (everyone >> top_card) & 1:
+                    boss_ours = (side >> top_card) & 1
+                    break
         for pos in range(8):
             rank = _TRUMP_ORDER[pos] if is_trump else _PLAIN_ORDER[pos]
             card = suit * 8 + rank
@@ -418,6 +432,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             points = _CARD_POINTS[trump * 32 + card]
             if count == 0:
                 key = (16 + _TRUMP_STRENGTH[rank]) if is_trump else (_PLAIN_STRENGTH[rank] + points)
+                key += _BOSS_BONUS * boss_ours
             else:
                 power = fast.card_power(card, trump, led)
                 if power > head_power:
