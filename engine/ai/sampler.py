@@ -230,6 +230,29 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
     return best
 
 
+def sample_bidding(view: SeatView, rng: RandomSource) -> tuple[int, int, int, int]:
+    """One full deal (8 cards a seat) for a seat still bidding: its own hand, the rest dealt so that the
+    passes so far agree with their hand evaluations where a few draws allow (soft, as in play)."""
+    know = knowledge(view)
+    checks = bid_checks(view)
+    hands = sample_deal(know, rng)
+    if not checks:
+        return hands
+
+    def misses(deal: tuple[int, int, int, int]) -> int:
+        return sum(1 for check in checks if not check.agrees(deal[check.seat]))
+
+    best, best_misses = hands, misses(hands)
+    for _ in range(_BIAS_DRAWS - 1):
+        if best_misses == 0:
+            break
+        hands = sample_deal(know, rng)
+        count = misses(hands)
+        if count < best_misses:
+            best, best_misses = hands, count
+    return best
+
+
 def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
             rng: RandomSource) -> tuple[int, int, int, int] | None:
     order = cards[:]

@@ -147,3 +147,104 @@ def test_settlement_of_an_outcome() -> None:
     assert settled_diff(0, playing=True, roem_total=20) == -182  # a tie is nat
     assert settled_diff(30, playing=False, roem_total=0) == 162  # the defence beat the player
     assert settled_diff(-30, playing=False, roem_total=0) == -30
+
+
+# ---------------------------------------------------------------------- sampled bidding
+
+
+def _sampled(**changes: float) -> PimcPlayer:
+    """A sampled-bidding player with a small budget (tests stay fast) and no clock in the way."""
+    settings: dict[str, float] = {"bid_samples": 6, "min_bid_samples": 4, "bid_node_budget": 8_000_000,
+                                  "bid_time_budget_ms": 60_000.0}
+    settings.update(changes)
+    return PimcPlayer(seed=5, sampled_bidding=True, **settings)  # type: ignore[arg-type]
+
+
+def _forced_view(hand: str) -> SeatView:
+    """The elder hand N in verplicht: it must name a suit."""
+    rng = random.Random(4)
+    mine = mask_of(parse_cards(hand))
+    rest = [c for c in range(32) if not mine >> c & 1]
+    rng.shuffle(rest)
+    others = [mask_of(rest[i * 8:(i + 1) * 8]) for i in range(3)]
+    game = Game(Rules().with_changes(bidding="verplicht"))
+    game.apply(Deal(Seat.W, (mine, others[0], others[1], others[2])))
+    return seat_view(game, Seat.N)
+
+
+def test_a_close_hand_is_decided_by_the_sampled_deals() -> None:
+    # Evaluation 67 with spades: within the margin of the threshold, so the solves decide, against
+    # what passing is worth: the same hand plays or passes as the evidence is weighed.
+    _, view = _bid_view("JS 9S AS 7C 8D 9D 8H 7H")
+    eager = _sampled(pass_value_lead=-1000.0)
+    assert eager.choose(view) is Call.S and eager.last_source == "search"
+    assert eager.last_samples >= 4 and set(eager.last_bid_values) == {3}
+    wary = _sampled(pass_value_lead=1000.0)
+    assert wary.choose(view) is Call.PASS and wary.last_source == "search"
+    # With the defaults the decision rests on the samples' mean against the calibrated pass value.
+    player = _sampled()
+    call = player.choose(view)
+    mean = player.last_bid_values[3][0]
+    assert call is (Call.S if mean > player.pass_value_lead else Call.PASS)
+
+
+def test_a_clear_hand_is_bid_without_solving() -> None:
+    for hand, expected in (("JH 9H AH TH KH QH AS AD", Call.H), ("7C 8C 7D 8D 7H 8H 7S 9S", Call.PASS)):
+        _, view = _bid_view(hand)
+        player = _sampled()
+        assert player.choose(view) is expected
+        assert player.last_source == "heuristic" and player.last_nodes == 0
+
+
+def test_sampled_bidding_stays_within_its_node_budget_and_falls_back_when_short() -> None:
+    _, view = _bid_view("JS 9S AS 7C 8D 9D 8H 7H")
+    player = _sampled(bid_node_budget=2_000_000, bid_samples=50)
+    player.choose(view)
+    assert player.last_nodes <= 2_000_000 * 1.01 + 100
+    # Not enough for ``min_bid_samples`` deals: the hand evaluation decides (67: play).
+    short = _sampled(bid_node_budget=300_000, min_bid_samples=4)
+    assert short.choose(view) is Call.S
+    assert short.last_source == "heuristic" and short.last_nodes <= 300_000 * 1.01 + 100
+
+
+def test_sampled_bidding_is_deterministic_for_a_seed() -> None:
+    _, view = _bid_view("JS 9S AS 7C 8D 9D 8H 7H")
+    runs = []
+    for clock in (30_000.0, 60_000.0):
+        player = _sampled(bid_time_budget_ms=clock)
+        runs.append((player.choose(view), player.last_bid_values, player.last_nodes))
+    assert runs[0] == runs[1]
+
+
+def test_a_forced_seat_chooses_between_close_suits_by_the_samples() -> None:
+    view = _forced_view("JS 9S 8S JH 9H 7H AC 8D")  # hearts and spades both evaluate 69
+    assert Call.PASS not in view.legal
+    player = _sampled(bid_node_budget=20_000_000)  # two suits a deal, and strong hands cost more nodes
+    call = player.choose(view)
+    assert player.last_source == "search" and set(player.last_bid_values) == {2, 3}
+    values = player.last_bid_values
+    best = max((2, 3), key=lambda s: (values[s][0], -s))
+    assert call is (Call.H if best == 2 else Call.S)
+    assert values[2][1] == values[3][1]  # both suits on the same deals
+
+
+def test_bidding_deals_keep_the_own_hand_and_lean_on_the_passes() -> None:
+    from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
+    from engine.ai.pimc import SeededRandom
+    from engine.ai.sampler import sample_bidding
+
+    _, view = _bid_view("JS 9S AS 7C 8D 9D 8H 7H")
+    game = Game(Rules())
+    hands = tuple(mask_of(list(range(i, 32, 4))) for i in range(4))
+    game.apply(Deal(Seat.W, (hands[0], hands[1], hands[2], hands[3])))
+    game.apply(Call.PASS, Seat.N)
+    view = seat_view(game, Seat.E)
+    rng = SeededRandom(1)
+    deals = [sample_bidding(view, rng) for _ in range(20)]
+    for deal in deals:
+        assert deal[1] == view.hand_mask
+        assert [bin(h).count("1") for h in deal] == [8, 8, 8, 8]
+        assert deal[0] | deal[1] | deal[2] | deal[3] == (1 << 32) - 1
+    # N passed in vrij: its sampled hands have no suit worth playing, where a few draws find one.
+    weak = sum(1 for deal in deals if max(hand_evaluation(deal[0], t) for t in range(4)) < BID_THRESHOLD)
+    assert weak >= 18
