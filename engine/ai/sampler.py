@@ -26,6 +26,7 @@ a dead end; a randomised exhaustive search is the fallback, so a consistent deal
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import fast
@@ -219,7 +220,14 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
         count = sum(1 for s in range(4) if fast.popcount(dealt[s] & trump_mask) < know.trump_length_hint[s])
         return count + sum(1 for check in know.bid_checks if not check.agrees(dealt[check.seat]))
 
-    best, best_misses = hands, misses(hands)
+    return _fewest_misses(know, rng, hands, misses)
+
+
+def _fewest_misses(know: Knowledge, rng: RandomSource, first: tuple[int, int, int, int],
+                   misses: Callable[[tuple[int, int, int, int]], int]) -> tuple[int, int, int, int]:
+    """Of up to ``_BIAS_DRAWS`` deals (``first`` and fresh ones), the first that agrees with everything
+    ``misses`` checks, else the one that misses least: the bidding tilts the samples, it never rules."""
+    best, best_misses = first, misses(first)
     for _ in range(_BIAS_DRAWS - 1):
         if best_misses == 0:
             break
@@ -242,15 +250,7 @@ def sample_bidding(view: SeatView, rng: RandomSource) -> tuple[int, int, int, in
     def misses(deal: tuple[int, int, int, int]) -> int:
         return sum(1 for check in checks if not check.agrees(deal[check.seat]))
 
-    best, best_misses = hands, misses(hands)
-    for _ in range(_BIAS_DRAWS - 1):
-        if best_misses == 0:
-            break
-        hands = sample_deal(know, rng)
-        count = misses(hands)
-        if count < best_misses:
-            best, best_misses = hands, count
-    return best
+    return _fewest_misses(know, rng, hands, misses)
 
 
 def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
