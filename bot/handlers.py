@@ -88,10 +88,7 @@ async def lobby_click(interaction: discord.Interaction[Any], table_id: int, op: 
         table = service.get(table_id)
         lang = user_lang(interaction)
         if op == "join":
-            seat = await service.join(table_id, user.id, user.display_name,
-                                      delivery=await preferred_delivery(interaction))
-            notice = await dm_notice(interaction, table_id)
-            text = (t("joined", lang, seat=seat_name(seat, lang)) + "\n" + notice).strip()
+            text = await sit_down(interaction, table_id, None)
         elif op == "leave":
             await service.leave(table_id, user.id)
             text = t("left", lang)
@@ -207,6 +204,16 @@ async def dm_notice(interaction: discord.Interaction[Any], table_id: int) -> str
     return ""
 
 
+async def sit_down(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> str:
+    """Seat the clicker at a lobby (the chosen seat or the first free one); the private answer to give."""
+    user = interaction.user
+    lang = user_lang(interaction)
+    placed = await bot_of(interaction).service.join(table_id, user.id, user.display_name, seat,
+                                                    delivery=await preferred_delivery(interaction))
+    notice = await dm_notice(interaction, table_id)
+    return (t("joined", lang, seat=seat_name(placed, lang)) + "\n" + notice).strip()
+
+
 async def preferred_delivery(interaction: discord.Interaction[Any]) -> str:
     """Where this user wants their private hand (``/klaverjas hand delivery:``); DM unless they chose."""
     return await bot_of(interaction).store.user_delivery(interaction.user.id) or "dm"
@@ -214,25 +221,20 @@ async def preferred_delivery(interaction: discord.Interaction[Any]) -> str:
 
 async def seat_choice(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> None:
     """The lobby's seat menu: sit in the chosen seat (or, in a running game, take over that AI seat)."""
-    bot = bot_of(interaction)
-    service = bot.service
-    user = interaction.user
+    service = bot_of(interaction).service
 
     async def work() -> None:
         table = service.get(table_id)
-        lang = user_lang(interaction)
         if seat is None:
             raise ServiceError("bad_seat", {"text": "?"})
         if table.status is not TableStatus.LOBBY:
             await take_seat_now(interaction, table_id, seat)
             return
-        await service.join(table_id, user.id, user.display_name, seat, delivery=await preferred_delivery(interaction))
-        notice = await dm_notice(interaction, table_id)
+        text = await sit_down(interaction, table_id, seat)
         view = lobby_view(table)
         await interaction.response.edit_message(content=lobby_text(table), view=view)
         view.stop()
-        await interaction.followup.send((t("joined", lang, seat=seat_name(seat, lang)) + "\n" + notice).strip(),
-                                        ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)
 
     await guarded(interaction, table_id, work)
 

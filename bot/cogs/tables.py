@@ -10,8 +10,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.announcer import lobby_text, lobby_view
-from bot.handlers import bot_of, dm_notice, guarded, preferred_delivery, reply, take_seat_now, user_lang
-from bot.i18n import explain_rules, parse_seat, seat_name, t
+from bot.handlers import bot_of, dm_notice, guarded, preferred_delivery, reply, sit_down, take_seat_now, user_lang
+from bot.i18n import explain_rules, parse_seat, t
 from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
 
 if TYPE_CHECKING:
@@ -161,7 +161,6 @@ async def join(interaction: discord.Interaction[Any], seat: str | None = None) -
     """In a table's thread: take over an AI seat (between hands, or from the next hand). In a channel with
     one open lobby: sit at it (in ``seat``, or the first free seat)."""
     bot = bot_of(interaction)
-    lang = user_lang(interaction)
 
     async def work() -> None:
         chosen = parse_seat(seat) if seat else None
@@ -176,10 +175,7 @@ async def join(interaction: discord.Interaction[Any], seat: str | None = None) -
         if len(lobbies) != 1:
             raise ServiceError("no_table_here")
         lobby = lobbies[0]
-        placed = await bot.service.join(lobby.id, interaction.user.id, interaction.user.display_name, chosen,
-                                        delivery=await preferred_delivery(interaction))
-        notice = await dm_notice(interaction, lobby.id)
-        await reply(interaction, (t("joined", lang, seat=seat_name(placed, lang)) + "\n" + notice).strip())
+        await reply(interaction, await sit_down(interaction, lobby.id, chosen))
 
     await guarded(interaction, None, work)
 
