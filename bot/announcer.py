@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import action_text, length_text, seat_name, suit_name, t, team_word
+from bot.i18n import action_text, seat_name, settings_line, suit_name, t, team_word
 from bot.service import (
     GameProgress,
     LobbyChanged,
@@ -78,8 +78,7 @@ def lobby_text(table: Table) -> str:
     rules = table.rules
     lines = [t("lobby.title", lang, table=table.id, host=names[Seat.S] if table.seats[Seat.S].user_id == table.host_id
                else next((i.name for i in table.seats if i.user_id == table.host_id), "?")),
-             f"{rules.play.value} · {rules.bidding.value} · {length_text(rules, lang)} · roem {rules.roem.value} · "
-             f"stuk {rules.stuk.value} · AI: {table.settings.ai_level}"]
+             f"{settings_line(rules, lang)} · AI: {table.settings.ai_level}"]
     for seat in SEATS:
         info = table.seats[seat]
         who = names[seat] if info.kind is not SeatKind.EMPTY else t("lobby.empty", lang)

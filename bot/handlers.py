@@ -187,7 +187,7 @@ async def dm_notice(interaction: discord.Interaction[Any], table_id: int) -> str
     if seat is None or table.seats[seat].delivery != "dm":
         return ""
     lang = user_lang(interaction)
-    where = f" in {interaction.guild.name}" if interaction.guild is not None else ""
+    where = f" in {interaction.guild.name}" if interaction.guild is not None and interaction.guild.name else ""
     try:
         dm = await interaction.user.create_dm()
         await dm.send(t("dm.welcome", lang, table=table.id, where=where))

@@ -513,6 +513,16 @@ def length_text(rules: Rules, lang: str) -> str:
     return f"{'tot' if lang == NL else 'to'} {length.target}"
 
 
+def settings_line(rules: Rules, lang: str) -> str:
+    """The table's settings on one line, in ``lang``: ``rotterdam · undertrump forced · vrij · 16 hands · …``."""
+    def value(v: str) -> str:
+        return _VALUE_NL.get(v, v) if lang == NL else v
+
+    undertrump = "ondertroeven" if lang == NL else "undertrump"
+    return (f"{value(rules.play.value)} · {undertrump} {value(rules.undertrump_rule.value)} · {rules.bidding.value} · "
+            f"{length_text(rules, lang)} · roem {value(rules.roem.value)} · stuk {value(rules.stuk.value)}")
+
+
 def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str = "", felt: str = "",
                   language: str = "") -> str:
     """The table's settings, then what each rule that differs between variants means, in ``lang``."""

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from itertools import groupby
 
-from bot.i18n import illegal_text
+from bot.i18n import illegal_text, settings_line
 from engine.actions import CALLS, Call, Claim
 from engine.ai.base import Player
 from engine.ai.hints import Hint, hint, strong_player
@@ -236,7 +236,7 @@ class Table:
     # ----------------------------------------------------------------- the match
 
     def run(self) -> int:
-        rules = describe_rules(self.rules)
+        rules = settings_line(self.rules, self.lang) + "."
         if self.auto:
             self.say(self.t["auto"].format(level=self.level, rules=rules))
         else:
@@ -488,11 +488,6 @@ def build_rules(args: argparse.Namespace) -> Rules:
         if value is not None:
             changes[key] = value
     return Rules().with_changes(**changes)
-
-
-def describe_rules(rules: Rules) -> str:
-    return (f"{rules.play.value}, undertrump {rules.undertrump_rule.value}, {rules.bidding.value}, "
-            f"roem {rules.roem.value}, stuk {rules.stuk.value}, {rules.length.describe()}.")
 
 
 def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None = None) -> int:
