@@ -8,28 +8,11 @@ from engine.actions import Call, Deal
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.hints import REASONS, explain, hint
 from engine.ai.players import RandomPlayer
-from engine.cards import DECK, SEATS, Card, Seat, Suit, mask_of, parse_cards
+from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
 from engine.rules import Rules
 from engine.view import seat_view
-
-
-def position(hands: dict[Seat, str], trump: Suit, elder: Seat, plays: str = "", play: str = "rotterdam") -> Game:
-    given = {seat: parse_cards(text) for seat, text in hands.items()}
-    used = mask_of(card for cards in given.values() for card in cards)
-    rest = [card for card in DECK if not used >> card & 1]
-    full = {}
-    for seat in SEATS:
-        cards = list(given.get(seat, []))
-        while len(cards) < 8:
-            cards.append(rest.pop(0))
-        full[seat] = cards
-    game = Game(Rules().with_changes(play=play, bidding="verplicht"))
-    game.apply(Deal.from_cards(SEATS[(elder - 1) & 3], full))
-    game.apply(Call.for_suit(trump))
-    for card in parse_cards(plays):
-        game.apply(card)
-    return game
+from tests.ai.positions import position
 
 
 def test_spek_hint_in_both_languages() -> None:
