@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest run play bench golden render clean
+.PHONY: install test lint typecheck pytest run play bench golden render clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,8 +42,8 @@ bench: $(STAMP)
 	$(BIN)/klaverjas bench render
 
 golden: $(STAMP)
-	$(BIN)/python scripts/regen_golden.py
-	$(BIN)/python scripts/regen_golden_images.py
+	$(BIN)/python -m tests.golden.regen_playthroughs
+	$(BIN)/python -m tests.golden.regen_images
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

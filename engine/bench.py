@@ -9,10 +9,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import fast
+from engine import rulebook
 from engine.game import Game, Phase
 from engine.randomness import RandomSource
-from engine.rules import MatchLength, Rules
+from engine.settings import MatchLength, Rules
 
 
 def _api_hands(rng: RandomSource, seconds: float) -> tuple[int, float]:
@@ -42,7 +42,7 @@ def random_hand_fast(masks: list[int], leader: int, trump: int, amsterdam: bool,
                      rng: RandomSource) -> tuple[int, int]:
     """Play one hand of random legal cards on masks; returns the points (with roem) of NS and EW."""
     score = [0, 0]
-    legal_mask = fast.legal_mask
+    legal_mask = rulebook.legal_mask
     for trick_index in range(8):
         seat = leader
         # Pick the k-th set bit, k uniform: strip the k lowest bits first.
@@ -69,10 +69,10 @@ def random_hand_fast(masks: list[int], leader: int, trump: int, amsterdam: bool,
             legal &= legal - 1
         c3 = (legal & -legal).bit_length() - 1
         masks[seat] ^= 1 << c3
-        winner = (leader + fast.trick_winner(c0, c1, c2, c3, trump)) & 3
-        points = fast.trick_points(c0, c1, c2, c3, trump) + fast.trick_roem(c0, c1, c2, c3, trump, True)
+        winner = (leader + rulebook.trick_winner(c0, c1, c2, c3, trump)) & 3
+        points = rulebook.trick_points(c0, c1, c2, c3, trump) + rulebook.trick_roem(c0, c1, c2, c3, trump, True)
         if trick_index == 7:
-            points += fast.LAST_TRICK_BONUS
+            points += rulebook.LAST_TRICK_BONUS
         score[winner & 1] += points
         leader = winner
     return score[0], score[1]
@@ -91,7 +91,7 @@ def _fast_hands(rng: RandomSource, seconds: float) -> tuple[int, float]:
                 masks[i >> 3] |= 1 << card
             trump = rng.randrange(4)
             ns, ew = random_hand_fast(masks, rng.randrange(4), trump, False, True, rng)
-            fast.settle(rng.randrange(2), ns, ew, 0, 0)
+            rulebook.settle(rng.randrange(2), ns, ew, 0, 0)
             hands += 1
         if time.perf_counter() > deadline:
             break

@@ -2,7 +2,7 @@
 
 A card is an int 0..31: ``suit * 8 + rank`` with ranks in natural (roem) order 7 8 9 T J Q K A, so a
 hand is a 32-bit mask and a suit is one byte of it. ``Card`` is an IntEnum over those ints, so the
-readable API and the mask-based fast path (``engine.fast``) share one representation.
+readable API and the mask-based fast path (``engine.rulebook``) share one representation.
 """
 
 from __future__ import annotations

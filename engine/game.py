@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine import fast
+from engine import rulebook
 from engine.actions import SUIT_CALLS, Action, Call, Claim, Deal, Turn
 from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
 from engine.errors import IllegalActionError, NotYourTurnError
@@ -31,7 +31,7 @@ from engine.events import (
 )
 from engine.randomness import RandomSource
 from engine.roem import RoemPart, trick_roem_parts
-from engine.rules import Bidding, ForcedSeat, RoemMode, Rules, StukMode
+from engine.settings import Bidding, ForcedSeat, RoemMode, Rules, StukMode
 
 
 class Phase(StrEnum):
@@ -159,7 +159,7 @@ class Game:
             assert hand.trump is not None
             trick = hand.trick_cards
             count = len(trick)
-            self._legal = fast.legal_mask(
+            self._legal = rulebook.legal_mask(
                 hand.hands[self.to_act],
                 trick[0] if count > 0 else 0, trick[1] if count > 1 else 0, trick[2] if count > 2 else 0,
                 count, hand.trump, self._amsterdam, self._undertrump_forced)
@@ -257,11 +257,11 @@ class Game:
                                      f"not {deal.dealer.letter}", code="dealer")
         union = 0
         for seat in SEATS:
-            count = fast.popcount(deal.hands[seat])
+            count = rulebook.popcount(deal.hands[seat])
             if count != 8 or deal.hands[seat] & ~FULL_DECK_MASK:
                 raise IllegalActionError(f"{seat.letter} must be dealt 8 cards, not {count}", code="deal")
             if union & deal.hands[seat]:
-                dupe = DECK[fast.lowest_card(union & deal.hands[seat])]
+                dupe = DECK[rulebook.lowest_card(union & deal.hands[seat])]
                 raise IllegalActionError(f"{dupe} is dealt twice", code="deal")
             union |= deal.hands[seat]
         hand = HandState(index=len(self.hands), dealer=deal.dealer, deal=deal.hands, hands=list(deal.hands))
@@ -362,8 +362,8 @@ class Game:
         hand.plays.append(card)
         trick.append(card)
         events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
-        if not self._stuk_in_trick and (card & 7) in (fast.RANK_KING, fast.RANK_QUEEN) and card >> 3 == trump:
-            stuk = (1 << (trump * 8 + fast.RANK_KING)) | (1 << (trump * 8 + fast.RANK_QUEEN))
+        if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
+            stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
                 hand.held_stuk.append(player)
                 events.append(StukScored(hand.index, player, player.team, 20))
@@ -374,13 +374,13 @@ class Game:
 
     def _finish_trick(self, hand: HandState, trump: Suit, events: list[Event]) -> list[Event]:
         c0, c1, c2, c3 = hand.trick_cards
-        position = fast.trick_winner(c0, c1, c2, c3, trump)
+        position = rulebook.trick_winner(c0, c1, c2, c3, trump)
         winner = SEATS[(hand.leader + position) & 3]
         index = len(hand.tricks)
-        points = fast.trick_points(c0, c1, c2, c3, trump)
+        points = rulebook.trick_points(c0, c1, c2, c3, trump)
         if index == 7:
-            points += fast.LAST_TRICK_BONUS
-        roem = fast.trick_roem(c0, c1, c2, c3, trump, self._stuk_in_trick)
+            points += rulebook.LAST_TRICK_BONUS
+        roem = rulebook.trick_roem(c0, c1, c2, c3, trump, self._stuk_in_trick)
         cards = (DECK[c0], DECK[c1], DECK[c2], DECK[c3])
         parts = trick_roem_parts(cards, trump, self._stuk_in_trick) if roem else ()
         trick = Trick(index, hand.leader, cards, winner, points, roem, parts)
@@ -490,9 +490,9 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
     for team in TEAMS:
         if tricks_won[team] == 8:
             pit = team
-            roem[team] += fast.PIT_BONUS
+            roem[team] += rulebook.PIT_BONUS
     assert hand.player is not None and hand.trump is not None
-    ns, ew, nat = fast.settle(hand.player & 1, points[0], points[1], roem[0], roem[1])
+    ns, ew, nat = rulebook.settle(hand.player & 1, points[0], points[1], roem[0], roem[1])
     return HandResult(hand.index, hand.dealer, hand.trump, hand.player, (points[0], points[1]),
                       (roem[0], roem[1]), pit, nat, (ns, ew))
 
@@ -508,7 +508,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
     def error(code: str, reason: str) -> IllegalActionError:
         return IllegalActionError(reason, seat=seat.letter, action=card.notation, code=code, params=params)
 
-    holds_led = held & fast.SUIT_MASK[led]
+    holds_led = held & rulebook.SUIT_MASK[led]
     if holds_led and card.suit is not led:
         if led is trump and all(c.suit is trump for c in legal_cards) and legal != holds_led:
             return error("overtrump", f"must follow trump and overtrump ({listing})")
@@ -516,16 +516,16 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
     if led is trump:
         return error("overtrump", f"must overtrump when you can ({listing})")
     trump_in_trick = any(c >> 3 == trump for c in trick)
-    legal_trumps = legal & fast.SUIT_MASK[trump]
+    legal_trumps = legal & rulebook.SUIT_MASK[trump]
     if card.suit is trump:
         if not legal_trumps:
             return error("no_undertrump", f"may not undertrump: play a card of another suit ({listing})")
-        if legal & ~fast.SUIT_MASK[trump]:
+        if legal & ~rulebook.SUIT_MASK[trump]:
             return error("no_undertrump", f"may not play a trump lower than the trump in the trick ({listing})")
         return error("overtrump", f"must overtrump when you can ({listing})")
     if trump_in_trick:
-        top = max(fast.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
-        if legal_trumps & fast.TRUMP_ABOVE[trump * 9 + top + 1]:
+        top = max(rulebook.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
+        if legal_trumps & rulebook.TRUMP_ABOVE[trump * 9 + top + 1]:
             return error("overtrump", f"must overtrump ({listing})")
         return error("must_trump", f"must trump, even below the trump in the trick ({listing})")
     return error("must_trump", f"must trump ({trump.letter})")

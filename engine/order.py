@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from itertools import pairwise, permutations
 
 from engine.cards import Card, Suit
-from engine.fast import PLAIN_STRENGTH, TRUMP_STRENGTH
+from engine.rulebook import PLAIN_STRENGTH, TRUMP_STRENGTH
 
 _RED_SUITS = (Suit.D, Suit.H)
 _SUIT_CYCLE = (Suit.C, Suit.D, Suit.S, Suit.H)  # alternates black, red, black, red when read round

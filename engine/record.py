@@ -14,7 +14,7 @@ from engine.actions import Call, Claim, Deal, Turn
 from engine.cards import DECK, SEATS, Card, Seat, Suit, cards_of
 from engine.errors import IllegalActionError, KlaverjasError, ParseError, RecordError
 from engine.game import Game, HandState, Phase, scored_trick_roem
-from engine.rules import Bidding, RoemMode, Rules
+from engine.settings import Bidding, RoemMode, Rules
 
 FORMAT = "klaverjas-record/1"
 

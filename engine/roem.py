@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine import fast
+from engine import rulebook
 from engine.cards import RANKS, Card, Rank, Suit
 
 
@@ -34,7 +34,7 @@ RANK_PLURAL = {Rank.SEVEN: "sevens", Rank.EIGHT: "eights", Rank.NINE: "nines", R
 
 
 def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) -> tuple[RoemPart, ...]:
-    """The roem of four cards, part by part; their points add up to ``fast.trick_roem``.
+    """The roem of four cards, part by part; their points add up to ``rulebook.trick_roem``.
 
     Four sevens, eights or nines are not listed: they score nothing.
     """
@@ -43,11 +43,11 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
         mask |= 1 << card
     parts: list[RoemPart] = []
     if stuk_in_trick:
-        stuk = (1 << (trump * 8 + fast.RANK_KING)) | (1 << (trump * 8 + fast.RANK_QUEEN))
+        stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
         if mask & stuk == stuk:
             parts.append(RoemPart(RoemKind.STUK, 20, suit=trump))
     for suit in Suit:
-        run = fast.RUN_LENGTH[(mask >> (8 * suit)) & 0xFF]
+        run = rulebook.RUN_LENGTH[(mask >> (8 * suit)) & 0xFF]
         if run >= 4:
             parts.append(RoemPart(RoemKind.VIERKAART, 50, suit=suit))
         elif run == 3:
@@ -55,8 +55,8 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
     ranks = {card & 7 for card in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = RANKS[cards[0] & 7]
-        if fast.FOUR_OF_A_KIND_ROEM[rank]:
-            parts.append(RoemPart(RoemKind.FOUR_OF_A_KIND, fast.FOUR_OF_A_KIND_ROEM[rank], rank=rank))
+        if rulebook.FOUR_OF_A_KIND_ROEM[rank]:
+            parts.append(RoemPart(RoemKind.FOUR_OF_A_KIND, rulebook.FOUR_OF_A_KIND_ROEM[rank], rank=rank))
     return tuple(parts)
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import fast
+from engine import rulebook
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
 from engine.events import HandResult
 from engine.game import Game, HandState, Phase, Trick
-from engine.rules import Rules
+from engine.settings import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +72,9 @@ class SeatView:
             return None
         led = plays[0][1] >> 3
         head_seat, head_card = plays[0]
-        head_power = fast.card_power(head_card, self.trump, led)
+        head_power = rulebook.card_power(head_card, self.trump, led)
         for seat, card in plays[1:]:
-            power = fast.card_power(card, self.trump, led)
+            power = rulebook.card_power(card, self.trump, led)
             if power > head_power:
                 head_seat, head_card, head_power = seat, card, power
         return head_seat, head_card

@@ -11,7 +11,7 @@ from engine.cards import Card, Seat, Suit, Team
 from engine.events import HandResult
 from engine.game import Game, Phase, Trick
 from engine.roem import RoemKind, RoemPart
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView, seat_view
 from rendering.images import render_hand, render_sheet, render_table, render_trick
 from rendering.theme import FELTS, Theme

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 
-from engine import fast
+from engine import rulebook
 from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
+from engine.ai.solver import DoubleDummy, Position, SolveRules, pit_state
 from engine.cards import SEATS, Seat
 from engine.game import Game, Phase, random_deal
-from engine.rules import Rules
-from engine.solver import DoubleDummy, Position, SolveRules, pit_state
+from engine.settings import Rules
 from engine.view import seat_view
 
 _DEFAULT_SECONDS = 20.0
@@ -41,7 +41,7 @@ def _advance(pos: Position, solver: DoubleDummy, rules: SolveRules, winners: lis
         assert result is not None
         hands[current.to_move] ^= 1 << result.card
         trick.append(result.card)
-    winner = (leader + fast.trick_winner(trick[0], trick[1], trick[2], trick[3], pos.trump)) & 3
+    winner = (leader + rulebook.trick_winner(trick[0], trick[1], trick[2], trick[3], pos.trump)) & 3
     winners.append(winner)
     return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, winner, (), pos.tricks_done + 1,
                     pit_state(winners))

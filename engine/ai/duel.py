@@ -19,7 +19,7 @@ from engine.ai.players import SeededRandom, make_player
 from engine.cards import SEATS, Team
 from engine.events import HandSettled, TrumpChosen
 from engine.game import Game, Phase, random_deal
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import seat_view
 
 PlayerFactory = Callable[[int], Player]  # seed -> player

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import fast
+from engine import rulebook
 from engine.actions import SUIT_CALLS, Call
 from engine.ai.players import make_rng
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
@@ -23,7 +23,7 @@ from engine.game import Phase
 from engine.randomness import RandomSource
 from engine.view import SeatView
 
-SUIT_MASK = fast.SUIT_MASK
+SUIT_MASK = rulebook.SUIT_MASK
 LOW_RANKS = (0, 1, 2)  # 7 8 9: the cards that ask for a suit (opseinen)
 PICTURE_RANKS = (4, 5, 6)  # J Q K: the cards that say "not this suit" (afseinen)
 RANK_TEN = 3
@@ -61,8 +61,8 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
         count += 1
     if count > 3:
         value += EXTRA_TRUMP * (count - 3)
-    king = 1 << (trump * 8 + fast.RANK_KING)
-    queen = 1 << (trump * 8 + fast.RANK_QUEEN)
+    king = 1 << (trump * 8 + rulebook.RANK_KING)
+    queen = 1 << (trump * 8 + rulebook.RANK_QUEEN)
     if trumps & king and trumps & queen:
         value += STUK_BONUS
     for suit in range(4):
@@ -75,7 +75,7 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
             value += SIDE_ACE
         if ten and ace:
             value += SIDE_TEN_WITH_ACE
-        elif ten and fast.popcount(cards) >= 2:
+        elif ten and rulebook.popcount(cards) >= 2:
             value += SIDE_TEN_GUARDED
         if not cards and count >= 3:
             value += VOID_BONUS
@@ -85,12 +85,12 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
 def strength(card: int, trump: int) -> int:
     """Order within a suit: trump order for trumps, plain order otherwise."""
     if card >> 3 == trump:
-        return fast.TRUMP_STRENGTH[card & 7]
-    return fast.PLAIN_STRENGTH[card & 7]
+        return rulebook.TRUMP_STRENGTH[card & 7]
+    return rulebook.PLAIN_STRENGTH[card & 7]
 
 
 def points(card: int, trump: int) -> int:
-    return fast.CARD_POINTS[trump * 32 + card]
+    return rulebook.CARD_POINTS[trump * 32 + card]
 
 
 class Knowledge:
@@ -117,8 +117,8 @@ class Knowledge:
         trump = self.trump
         led = cards[0] >> 3
         head = 0
-        head_power = fast.card_power(cards[0], trump, led)
-        top = fast.TRUMP_STRENGTH[cards[0] & 7] if led == trump else -1
+        head_power = rulebook.card_power(cards[0], trump, led)
+        top = rulebook.TRUMP_STRENGTH[cards[0] & 7] if led == trump else -1
         partner = self.seat.partner
         for position in range(1, len(cards)):
             card = int(cards[position])
@@ -138,11 +138,11 @@ class Knowledge:
                             self.signal_up |= 1 << suit
                         elif rank in PICTURE_RANKS:
                             self.signal_down |= 1 << suit
-            power = fast.card_power(card, trump, led)
+            power = rulebook.card_power(card, trump, led)
             if power > head_power:
                 head, head_power = position, power
-            if suit == trump and fast.TRUMP_STRENGTH[card & 7] > top:
-                top = fast.TRUMP_STRENGTH[card & 7]
+            if suit == trump and rulebook.TRUMP_STRENGTH[card & 7] > top:
+                top = rulebook.TRUMP_STRENGTH[card & 7]
 
     def is_boss(self, card: int) -> bool:
         """No card still in another hand beats it in its suit."""
@@ -165,7 +165,7 @@ class Knowledge:
             if not self.is_boss(card):
                 return True
             # It holds the suit unless shown otherwise; with few cards of it left, it may be void.
-            if fast.popcount(self.unseen & SUIT_MASK[led]) >= 3:
+            if rulebook.popcount(self.unseen & SUIT_MASK[led]) >= 3:
                 return False
         return self.may_hold(seat, trump)
 
@@ -188,14 +188,14 @@ class Knowledge:
         trump = self.trump
         suit = card >> 3
         if suit == trump:
-            return 12.0 + 4.0 * fast.TRUMP_STRENGTH[card & 7]
+            return 12.0 + 4.0 * rulebook.TRUMP_STRENGTH[card & 7]
         value = 0.0
-        if self.is_boss(card) and fast.PLAIN_STRENGTH[card & 7] >= 5:
+        if self.is_boss(card) and rulebook.PLAIN_STRENGTH[card & 7] >= 5:
             value += 9.0
         ten = suit * 8 + RANK_TEN
         ace = suit * 8 + RANK_ACE
         in_suit = self.mine & SUIT_MASK[suit]
-        if card != ten and in_suit >> ten & 1 and self.unseen >> ace & 1 and fast.popcount(in_suit) == 2:
+        if card != ten and in_suit >> ten & 1 and self.unseen >> ace & 1 and rulebook.popcount(in_suit) == 2:
             value += 6.0  # the last guard of a ten while the ace is out
         return value
 
@@ -275,10 +275,10 @@ class HeuristicPlayer:
         cash = []
         for card in plain:
             suit = card >> 3
-            if not k.is_boss(card) or fast.PLAIN_STRENGTH[card & 7] < 6:
+            if not k.is_boss(card) or rulebook.PLAIN_STRENGTH[card & 7] < 6:
                 continue
             ruffed = any(k.void[s] >> suit & 1 and k.may_hold(s, trump) for s in opponents)
-            few_left = fast.popcount(k.unseen & SUIT_MASK[suit]) < 3 and opp_trumps
+            few_left = rulebook.popcount(k.unseen & SUIT_MASK[suit]) < 3 and opp_trumps
             if not ruffed and not few_left:
                 cash.append(card)
         if cash:
@@ -311,9 +311,9 @@ class HeuristicPlayer:
         head = view.trick_head()
         assert head is not None
         head_seat, head_card = head
-        head_power = fast.card_power(head_card, trump, led)
+        head_power = rulebook.card_power(head_card, trump, led)
         after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(plays))]
-        winners = [c for c in legal if fast.card_power(c, trump, led) > head_power]
+        winners = [c for c in legal if rulebook.card_power(c, trump, led) > head_power]
         params = {"head": str(head_card), "led": SUITS[led].letter}
         if head_seat is view.partner:
             if k.sure(int(head_card), led, after):
@@ -405,4 +405,4 @@ def describe_hand(hand_mask: int, trump: Suit | int) -> dict[str, str]:
     honours = "".join(DECK[t * 8 + r].notation[0] for r in (RANK_JACK, RANK_NINE, RANK_ACE, RANK_TEN)
                       if trumps >> (t * 8 + r) & 1)
     aces = sum(1 for s in range(4) if s != t and hand_mask >> (s * 8 + RANK_ACE) & 1)
-    return {"trumps": str(fast.popcount(trumps)), "honours": honours, "aces": str(aces)}
+    return {"trumps": str(rulebook.popcount(trumps)), "honours": honours, "aces": str(aces)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import fast
+from engine import rulebook
 from engine.actions import Call
 from engine.ai.base import Player
 from engine.ai.heuristic import (
@@ -138,7 +138,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
         playing = view.player is not None and view.player.team is view.team
         if card >> 3 == trump and playing:
             return Decision(action, "pull_trumps", {"card": name})
-        if card >> 3 != trump and k.is_boss(card) and fast.PLAIN_STRENGTH[card & 7] >= 6:
+        if card >> 3 != trump and k.is_boss(card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
             return Decision(action, "cash", {"card": name, "suit": SUITS[card >> 3].letter})
         if k.signal_up >> (card >> 3) & 1:
             return Decision(action, "lead_signal", {"card": name, "suit": SUITS[card >> 3].letter})
@@ -150,9 +150,9 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
     head = view.trick_head()
     assert head is not None
     head_seat, head_card = head
-    head_power = fast.card_power(head_card, trump, led)
+    head_power = rulebook.card_power(head_card, trump, led)
     params = {"card": name, "head": str(head_card), "led": SUITS[led].letter, "suit": SUITS[card >> 3].letter}
-    wins = fast.card_power(card, trump, led) > head_power
+    wins = rulebook.card_power(card, trump, led) > head_power
     legal_trumps = any(isinstance(c, Card) and c >> 3 == trump for c in view.legal)
     if head_seat is view.partner and not wins:
         if card >> 3 == trump:

@@ -36,15 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from engine import fast
+from engine import rulebook
 from engine.actions import SUIT_CALLS, Call
 from engine.ai.heuristic import HeuristicPlayer, hand_evaluation
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
+from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
+from engine.ai.solver import warm_up as _solver_warm_up
 from engine.cards import DECK, SUITS, Card
 from engine.game import Phase
-from engine.rules import StukMode
-from engine.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
-from engine.solver import warm_up as _solver_warm_up
+from engine.settings import StukMode
 from engine.view import SeatView
 
 DEFAULT_SAMPLES = 24
@@ -108,7 +108,7 @@ def settled_diff(diff: int, playing: bool, roem_total: int) -> int:
     ``playing``: the team is the playing team. Nat when the playing team's total is not more.
     """
     play_diff = diff if playing else -diff
-    settled = play_diff if play_diff > 0 else -(fast.HAND_POINTS + roem_total)
+    settled = play_diff if play_diff > 0 else -(rulebook.HAND_POINTS + roem_total)
     return settled if playing else -settled
 
 
@@ -350,4 +350,4 @@ def _played_by(view: SeatView) -> list[int]:
 def _fallback_card(view: SeatView, cards: list[Card]) -> Card:
     """A safe card without search: the cheapest one (keeps points away from the opponents)."""
     trump = int(view.trump) if view.trump is not None else 0
-    return min(cards, key=lambda c: (fast.CARD_POINTS[trump * 32 + c], c))
+    return min(cards, key=lambda c: (rulebook.CARD_POINTS[trump * 32 + c], c))

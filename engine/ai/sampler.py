@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import fast
+from engine import rulebook
 from engine.actions import Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.cards import FULL_DECK_MASK
 from engine.randomness import RandomSource
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView
 
 _GREEDY_TRIES = 64
@@ -69,7 +69,7 @@ class Knowledge:
         """Whether a full set of current hands agrees with this knowledge."""
         union = 0
         for seat in range(4):
-            if hands[seat] & union or fast.popcount(hands[seat]) != self.sizes[seat]:
+            if hands[seat] & union or rulebook.popcount(hands[seat]) != self.sizes[seat]:
                 return False
             if hands[seat] & self.forbidden[seat]:
                 return False
@@ -85,22 +85,22 @@ def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: boo
         return 0
     led = trick[0] >> 3
     suit = card >> 3
-    trump_suit = fast.SUIT_MASK[trump]
+    trump_suit = rulebook.SUIT_MASK[trump]
     top = -1  # strongest trump in the trick so far
-    head, head_power = 0, fast.card_power(trick[0], trump, led)
+    head, head_power = 0, rulebook.card_power(trick[0], trump, led)
     for i, earlier in enumerate(trick):
         if earlier >> 3 == trump:
-            top = max(top, fast.TRUMP_STRENGTH[earlier & 7])
-        power = fast.card_power(earlier, trump, led)
+            top = max(top, rulebook.TRUMP_STRENGTH[earlier & 7])
+        power = rulebook.card_power(earlier, trump, led)
         if power > head_power:
             head, head_power = i, power
-    above = fast.TRUMP_ABOVE[trump * 9 + top + 1]
-    strength = fast.TRUMP_STRENGTH[card & 7]
+    above = rulebook.TRUMP_ABOVE[trump * 9 + top + 1]
+    strength = rulebook.TRUMP_STRENGTH[card & 7]
     if suit == led:
         if led == trump and strength < top:
             return above  # followed trump without overtrumping: could not
         return 0
-    forbidden = fast.SUIT_MASK[led]  # did not follow suit
+    forbidden = rulebook.SUIT_MASK[led]  # did not follow suit
     if led == trump:
         return forbidden
     partner_heads = count >= 2 and head == count - 2
@@ -206,7 +206,7 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
     hands = sample_deal(know, rng)
     if not bias or view.trump is None or not (any(know.trump_length_hint) or know.bid_checks):
         return hands
-    trump_mask = fast.SUIT_MASK[int(view.trump)]
+    trump_mask = rulebook.SUIT_MASK[int(view.trump)]
     played_by = [0, 0, 0, 0]
     for trick in view.tricks:
         for seat, card in trick.plays:
@@ -217,7 +217,7 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
 
     def misses(deal: tuple[int, int, int, int]) -> int:
         dealt = [deal[s] | played_by[s] for s in range(4)]
-        count = sum(1 for s in range(4) if fast.popcount(dealt[s] & trump_mask) < know.trump_length_hint[s])
+        count = sum(1 for s in range(4) if rulebook.popcount(dealt[s] & trump_mask) < know.trump_length_hint[s])
         return count + sum(1 for check in know.bid_checks if not check.agrees(dealt[check.seat]))
 
     return _fewest_misses(know, rng, hands, misses)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.actions import Call, Deal
 from engine.cards import DECK, SEATS, Card, Seat, Suit, mask_of, parse_cards
 from engine.game import Game
-from engine.rules import Rules
+from engine.settings import Rules
 
 
 def position(hands: dict[Seat, str], trump: Suit, elder: Seat, plays: str = "", play: str = "rotterdam") -> Game:

@@ -7,10 +7,10 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 
-from bot.duel_cli import run, run_duel
+from bot.cli.duel import run, run_duel
 from engine.ai.duel import DealOutcome, duel, play_deal
 from engine.ai.players import make_player
-from engine.rules import Rules
+from engine.settings import Rules
 
 
 def test_duel_is_deterministic_and_reports_its_figures() -> None:

@@ -6,7 +6,7 @@ from engine.actions import Call, Deal
 from engine.ai.heuristic import HeuristicPlayer, Knowledge, hand_evaluation
 from engine.cards import DECK, Card, Seat, Suit, mask_of, parse_cards
 from engine.game import Game
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import seat_view
 from tests.ai.positions import position
 

@@ -10,7 +10,7 @@ from engine.ai.hints import REASONS, explain, hint
 from engine.ai.players import RandomPlayer
 from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import seat_view
 from tests.ai.positions import position
 

@@ -12,7 +12,7 @@ from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, settled_diff
 from engine.cards import Card, Seat, mask_of, parse_cards
 from engine.game import Game, Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
 RULES = [

@@ -21,7 +21,7 @@ from engine.ai.players import (
 )
 from engine.cards import SEATS, Card
 from engine.game import Game, HandState, Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
 

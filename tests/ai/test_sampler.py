@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine import fast
+from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.sampler import bid_checks, knowledge, play_inference, sample_biased, sample_deals
 from engine.cards import SEATS, Card
 from engine.game import Game, Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import seat_view
 
 RULES = [Rules().with_changes(play=play, undertrump=under) for play in ("rotterdam", "amsterdam")
@@ -48,7 +48,7 @@ def test_sampled_deals_agree_with_what_the_seat_knows(rules: Rules) -> None:
                     for s in SEATS:
                         assert not deal[s] & union  # no card twice
                         union |= deal[s]
-                        assert fast.popcount(deal[s]) == fast.popcount(truth[s])  # hand sizes
+                        assert rulebook.popcount(deal[s]) == rulebook.popcount(truth[s])  # hand sizes
                         assert not deal[s] & know.forbidden[s]  # voids and trump limits respected
                     assert union | view.played_mask == (1 << 32) - 1
             game.apply(rng.choice(game.legal_actions()))
@@ -57,8 +57,8 @@ def test_sampled_deals_agree_with_what_the_seat_knows(rules: Rules) -> None:
 
 def test_inference_reads_the_table_rules() -> None:
     trump = 0  # clubs
-    hearts = fast.SUIT_MASK[2]
-    clubs = fast.SUIT_MASK[0]
+    hearts = rulebook.SUIT_MASK[2]
+    clubs = rulebook.SUIT_MASK[0]
     # Hearts led, partner (two seats back) heads with the ace, a diamond discarded.
     trick = (int(Card.HA), int(Card.H7))
     ams = play_inference(trick, int(Card.D7), trump, amsterdam=True, undertrump_forced=False)
@@ -71,13 +71,13 @@ def test_inference_reads_the_table_rules() -> None:
     assert above_jack == hearts  # nothing beats the jack of trumps: no trump is excluded
     trick = (int(Card.HA), int(Card.CQ))
     shown = play_inference(trick, int(Card.D7), trump, amsterdam=False, undertrump_forced=False)
-    assert shown & clubs == fast.TRUMP_ABOVE[trump * 9 + fast.TRUMP_STRENGTH[int(Card.CQ) & 7] + 1]
+    assert shown & clubs == rulebook.TRUMP_ABOVE[trump * 9 + rulebook.TRUMP_STRENGTH[int(Card.CQ) & 7] + 1]
     # Undertrumping when it is forbidden shows a hand of nothing but trumps.
     low = play_inference(trick, int(Card.C7), trump, amsterdam=False, undertrump_forced=False)
     assert low & ~clubs == (1 << 32) - 1 & ~clubs
     # Following trump without overtrumping shows no higher trump.
     follow = play_inference((int(Card.C9),), int(Card.C7), trump, amsterdam=False, undertrump_forced=True)
-    assert follow == fast.TRUMP_ABOVE[trump * 9 + fast.TRUMP_STRENGTH[int(Card.C9) & 7] + 1]
+    assert follow == rulebook.TRUMP_ABOVE[trump * 9 + rulebook.TRUMP_STRENGTH[int(Card.C9) & 7] + 1]
 
 
 @pytest.mark.parametrize("bidding", ["vrij", "draaien"])

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import fast
+from engine import rulebook
+from engine.ai.solver import PIT_EW, PIT_MIXED, PIT_NONE, PIT_NS, DoubleDummy, Position, SolveRules, pit_state
 from engine.cards import Seat
 from engine.game import random_deal
-from engine.solver import PIT_EW, PIT_MIXED, PIT_NONE, PIT_NS, DoubleDummy, Position, SolveRules, pit_state
 
 RULE_SETS = [SolveRules(amsterdam, forced, stuk) for amsterdam in (False, True) for forced in (True, False)
              for stuk in (True, False)]
@@ -36,7 +36,7 @@ def _card_values(hands: tuple[int, int, int, int], trick: tuple[int, ...], leade
                  trump: int, rules: SolveRules) -> dict[int, int]:
     seat = (leader + len(trick)) & 3
     padded = (*trick, 0, 0, 0)
-    legal = fast.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump,
+    legal = rulebook.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump,
                             rules.amsterdam, rules.undertrump_forced)
     results = {}
     for card in range(32):
@@ -50,9 +50,10 @@ def _card_values(hands: tuple[int, int, int, int], trick: tuple[int, ...], leade
             results[card] = _value(left, cards, leader, done, pit, trump, rules)
             continue
         c0, c1, c2, c3 = cards
-        winner = (leader + fast.trick_winner(c0, c1, c2, c3, trump)) & 3
+        winner = (leader + rulebook.trick_winner(c0, c1, c2, c3, trump)) & 3
         team = winner & 1
-        gain = fast.trick_points(c0, c1, c2, c3, trump) + fast.trick_roem(c0, c1, c2, c3, trump, rules.stuk_in_trick)
+        gain = (rulebook.trick_points(c0, c1, c2, c3, trump)
+                + rulebook.trick_roem(c0, c1, c2, c3, trump, rules.stuk_in_trick))
         won_all = pit in (PIT_NONE, PIT_NS if team == 0 else PIT_EW)
         new_pit = (PIT_NS if team == 0 else PIT_EW) if won_all else PIT_MIXED
         if done == 7:
@@ -77,13 +78,13 @@ def random_position(rng: random.Random, tricks_left: int) -> Position:
             break
         seat = (leader + len(trick)) & 3
         padded = (*trick, 0, 0, 0)
-        legal = fast.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump, rules.amsterdam,
+        legal = rulebook.legal_mask(hands[seat], padded[0], padded[1], padded[2], len(trick), trump, rules.amsterdam,
                                 rules.undertrump_forced)
         card = rng.choice([c for c in range(32) if legal >> c & 1])
         hands[seat] ^= 1 << card
         trick.append(card)
         if len(trick) == 4:
-            leader = (leader + fast.trick_winner(*trick, trump)) & 3
+            leader = (leader + rulebook.trick_winner(*trick, trump)) & 3
             winners.append(leader)
             trick = []
     return Position((hands[0], hands[1], hands[2], hands[3]), trump, leader, tuple(trick), len(winners),
@@ -112,7 +113,7 @@ def test_solver_matches_minimax_on_endings(rules: SolveRules) -> None:
 
 
 def test_node_limit_aborts() -> None:
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     rng = random.Random(5)
     pos = random_position(rng, tricks_left=8)
@@ -127,8 +128,8 @@ def test_node_limit_aborts() -> None:
 
 
 def test_compiled_rules_are_the_engine_rules() -> None:
-    """The numba-compiled legal_mask and trick functions agree with engine.fast run as Python."""
-    from engine import solver as dd
+    """The numba-compiled legal_mask and trick functions agree with engine.rulebook run as Python."""
+    from engine.ai import solver as dd
 
     rng = random.Random(11)
     for _ in range(3000):
@@ -137,16 +138,16 @@ def test_compiled_rules_are_the_engine_rules() -> None:
         count = rng.randrange(4)
         trump = rng.randrange(4)
         ams, forced = rng.random() < 0.5, rng.random() < 0.5
-        assert dd._legal_mask(hand, trick[0], trick[1], trick[2], count, trump, ams, forced) == fast.legal_mask(
+        assert dd._legal_mask(hand, trick[0], trick[1], trick[2], count, trump, ams, forced) == rulebook.legal_mask(
             hand, trick[0], trick[1], trick[2], count, trump, ams, forced)
-        assert dd._trick_winner(*trick, trump) == fast.trick_winner(*trick, trump)
-        assert dd._trick_roem(*trick, trump, ams) == fast.trick_roem(*trick, trump, ams)
+        assert dd._trick_winner(*trick, trump) == rulebook.trick_winner(*trick, trump)
+        assert dd._trick_roem(*trick, trump, ams) == rulebook.trick_roem(*trick, trump, ams)
 
 
 @pytest.mark.parametrize("tricks_left", [2, 3])
 def test_nested_endings_match_minimax_in_any_window(tricks_left: int) -> None:
     """The nested-loop endings are fail-soft: exact inside the window, a true bound outside it."""
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     rng = random.Random(100 + tricks_left)
     ending = dd._last_two_ab if tricks_left == 2 else dd._last_three_ab
@@ -173,7 +174,7 @@ def test_mtdf_is_exact_from_any_guess() -> None:
     """From a guess far off either side, or a proved bound, the widening windows end on the exact value."""
     import numpy as np
 
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     rng = random.Random(31)
     solver = DoubleDummy(tt_bits=12)
@@ -201,14 +202,14 @@ def test_mtdf_is_exact_from_any_guess() -> None:
 
 def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     """Solver cache files older than the rules file go; newer ones and other modules' stay."""
-    from engine.solver import _drop_stale_cache
+    from engine.ai.solver import _drop_stale_cache
 
-    rules = tmp_path / "fast.py"
+    rules = tmp_path / "rulebook.py"
     rules.write_text("")
     cache = tmp_path / "__pycache__"
     cache.mkdir()
     files = [cache / name for name in ("solver._kernel-1.py311.nbi", "solver._kernel-1.py311.1.nbc",
-                                       "fast.legal_mask-89.py311.nbi")]
+                                       "rulebook.legal_mask-89.py311.nbi")]
     for path in files:
         path.write_text("")
     assert not _drop_stale_cache(cache, rules)  # as new as the rules: kept
@@ -223,7 +224,7 @@ def test_table_entry_round_trip() -> None:
     """What a search proved (bounds up to +-INF, the best move or none) survives packing into an entry."""
     import numpy as np
 
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     inf = dd.INF
     cases = [  # best, alpha, beta, move -> lower bound, upper bound, move
@@ -251,7 +252,7 @@ def test_table_buckets_keep_the_entry_nearest_the_root() -> None:
     """A bucket's first row keeps the position with the most cards left; later ones pass through the second."""
     import numpy as np
 
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     def meta(gen: int, done: int) -> int:
         return (gen << 7) | (done << 4)
@@ -272,7 +273,7 @@ def test_table_buckets_keep_the_entry_nearest_the_root() -> None:
 
 def test_entry_points_release_the_gil() -> None:
     """The bot may solve from worker threads: the compiled search must not hold the GIL."""
-    from engine import solver as dd
+    from engine.ai import solver as dd
 
     for kernel in (dd._solve_kernel, dd._last_two_ab, dd._last_three_ab):
         assert kernel.targetoptions.get("nogil") is True

@@ -20,9 +20,9 @@ from unittest import mock
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot.discord_app import KlaverjasBot
-from bot.service import ServiceConfig
-from bot.store import SqliteStore
+from bot.discord_app.client import KlaverjasBot
+from bot.store.sqlite import SqliteStore
+from bot.tables.service import ServiceConfig
 
 APP_ID = 900000000000000001
 BOT_USER_ID = APP_ID

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from harness import CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 
-from bot.codec import record_of
-from bot.service import TableStatus
+from bot.store.codec import record_of
+from bot.tables.service import TableStatus
 
 ANNA = User(1001, "Anna")
 BERT = User(1002, "Bert")

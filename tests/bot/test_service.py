@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.codec import record_of
-from bot.service import (
+from bot.store.codec import record_of
+from bot.store.sqlite import SqliteStore, migrations
+from bot.tables.service import (
     Actor,
     GameProgress,
     SeatAway,
@@ -21,12 +22,11 @@ from bot.service import (
     TableStatus,
     TurnReminder,
 )
-from bot.store import SqliteStore, migrations
 from engine.actions import Call
 from engine.cards import Card, Seat
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView
 
 HOST = 1001

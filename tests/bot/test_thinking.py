@@ -7,8 +7,8 @@ import contextlib
 import os
 import random
 
-from bot.config import load_config
-from bot.thinking import Thinker, _ping, choose_action
+from bot.discord_app.config import load_config
+from bot.tables.thinking import Thinker, _ping, choose_action
 from engine.cards import Seat
 from engine.game import Game, random_deal
 from engine.view import SeatView, seat_view

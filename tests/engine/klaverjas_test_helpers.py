@@ -8,7 +8,7 @@ from typing import Any
 from engine.actions import Call, Claim
 from engine.cards import Card, Seat
 from engine.game import Game, Phase
-from engine.rules import RoemMode, Rules
+from engine.settings import RoemMode, Rules
 
 SEATS = "NESW"
 

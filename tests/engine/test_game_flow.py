@@ -14,7 +14,7 @@ from engine.cards import Card, Seat, Suit
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import Game, Phase
 from engine.record import export_record, game_from_record, score_record
-from engine.rules import Bidding, ForcedSeat, MatchLength, PlayRules, RoemMode, Rules, StukMode
+from engine.settings import Bidding, ForcedSeat, MatchLength, PlayRules, RoemMode, Rules, StukMode
 from engine.view import seat_view
 
 DEAL_FOLLOW = {

@@ -1,20 +1,17 @@
 """Golden playthroughs: seeded matches rendered as text must match tests/golden/playthroughs/.
 
-After an intended change of behaviour, run `make golden` (scripts/regen_golden.py) and review the diff.
+After an intended change of behaviour, run `make golden` (tests/golden/regen_playthroughs.py) and review the diff.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from tests.golden import regen_playthroughs as regen
+
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")
-assert _spec is not None and _spec.loader is not None
-regen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(regen)
 
 
 def test_every_golden_file_has_a_game() -> None:

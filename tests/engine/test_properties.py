@@ -14,7 +14,7 @@ from engine.actions import Claim
 from engine.cards import Seat
 from engine.game import Game, Phase
 from engine.record import export_record, game_from_record, score_record
-from engine.rules import RoemMode, Rules
+from engine.settings import RoemMode, Rules
 from engine.view import seat_view
 from tests.referee import referee
 

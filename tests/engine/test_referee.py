@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.score_cli import score_line
+from bot.cli.score import score_line
 from tests.referee import referee
 from tests.referee.compare import comparable, disagreements
 from tests.referee.generate import lines
@@ -56,20 +56,20 @@ def test_score_command_lines_and_exit_status(tmp_path: Path) -> None:
     good = lines(1, 5, invalid_rate=0.0)[0]
     path = tmp_path / "records.jsonl"
     path.write_text(good + "\n{not json\n" + good + "\n")
-    run = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(path)], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", "score", str(path)], capture_output=True, text=True,
                          cwd=ROOT, check=False)
     out = [json.loads(line) for line in run.stdout.splitlines()]
     assert [o["ok"] for o in out] == [True, False, True]  # goes on after the bad line
     assert out[0] == referee.score_line(good)
     assert run.returncode == 1
     path.write_text(good + "\n")
-    run = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(path)], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", "score", str(path)], capture_output=True, text=True,
                          cwd=ROOT, check=False)
     assert run.returncode == 0
-    run = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(tmp_path / "missing.jsonl")],
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", "score", str(tmp_path / "missing.jsonl")],
                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert run.returncode == 2
-    run = subprocess.run([sys.executable, "-m", "bot.cli", "score"], input=good + "\n", capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", "score"], input=good + "\n", capture_output=True,
                          text=True, cwd=ROOT, check=False)
     assert run.returncode == 0 and json.loads(run.stdout) == referee.score_line(good)
 

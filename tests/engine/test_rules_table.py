@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from klaverjas_test_helpers import cards, notation
 
-from engine import fast
+from engine import rulebook
 from engine.cards import Suit, mask_of
 from engine.roem import describe_parts, trick_roem_parts
 
@@ -17,7 +17,7 @@ ALL4 = [(R, "forced"), (R, "forbidden"), (A, "forced"), (A, "forbidden")]
 def legal(hand: str, trick: str, play: str, undertrump: str) -> list[str]:
     held = mask_of(cards(hand))
     t = [*cards(trick), 0, 0, 0]
-    mask = fast.legal_mask(held, t[0], t[1], t[2], len(cards(trick)), TRUMP, play == A, undertrump == "forced")
+    mask = rulebook.legal_mask(held, t[0], t[1], t[2], len(cards(trick)), TRUMP, play == A, undertrump == "forced")
     assert mask & ~held == 0
     return sorted(notation(c for c in cards(hand) if mask & (1 << c)))
 
@@ -90,7 +90,7 @@ WINNER_CASES = [
 @pytest.mark.parametrize(("trick", "winner", "why"), WINNER_CASES, ids=[c[2] for c in WINNER_CASES])
 def test_trick_winner(trick: str, winner: int, why: str) -> None:
     c = cards(trick)
-    assert fast.trick_winner(c[0], c[1], c[2], c[3], TRUMP) == winner, why
+    assert rulebook.trick_winner(c[0], c[1], c[2], c[3], TRUMP) == winner, why
 
 
 # Card points (rules.md section 2): trump J 20, 9 14, A 11, T 10, K 4, Q 3; plain A 11, T 10, K 4, Q 3, J 2.
@@ -101,13 +101,13 @@ POINT_CASES = [("JH 9H AH TH", 55), ("KH QH 8H 7H", 7), ("JC 9C AC TC", 23), ("K
 @pytest.mark.parametrize(("trick", "points"), POINT_CASES)
 def test_trick_points(trick: str, points: int) -> None:
     c = cards(trick)
-    assert fast.trick_points(c[0], c[1], c[2], c[3], TRUMP) == points
+    assert rulebook.trick_points(c[0], c[1], c[2], c[3], TRUMP) == points
 
 
 def test_all_cards_hold_152_whatever_the_trump() -> None:
     deck = [c for s in "CDHS" for c in cards(" ".join(r + s for r in "789TJQKA"))]
     for trump in Suit:
-        total = sum(fast.trick_points(*deck[i:i + 4], trump) for i in range(0, 32, 4))
+        total = sum(rulebook.trick_points(*deck[i:i + 4], trump) for i in range(0, 32, 4))
         assert total == 152
 
 
@@ -149,7 +149,7 @@ ROEM_CASES = [
 def test_trick_roem(trick: str, stuk_in_trick: bool, roem: int, parts: list[str], why: str) -> None:
     c = cards(trick)
     for order in (c, c[::-1], [c[2], c[0], c[3], c[1]]):  # the order of play does not matter
-        assert fast.trick_roem(order[0], order[1], order[2], order[3], TRUMP, stuk_in_trick) == roem, why
+        assert rulebook.trick_roem(order[0], order[1], order[2], order[3], TRUMP, stuk_in_trick) == roem, why
         named = trick_roem_parts(tuple(order), TRUMP, stuk_in_trick)
         assert sorted(p.kind.value for p in named) == parts
         assert sum(p.points for p in named) == roem
@@ -180,4 +180,4 @@ SETTLE_CASES = [
 
 @pytest.mark.parametrize(("args", "expected", "why"), SETTLE_CASES, ids=[c[2] for c in SETTLE_CASES])
 def test_settle(args: tuple[int, ...], expected: tuple[int, int, bool], why: str) -> None:
-    assert fast.settle(*args) == expected, why
+    assert rulebook.settle(*args) == expected, why

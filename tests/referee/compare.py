@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from bot.score_cli import score_line as engine_score_line
+from bot.cli.score import score_line as engine_score_line
 from tests.referee.generate import lines
 from tests.referee.referee import score_line as referee_score_line
 

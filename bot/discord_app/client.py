@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announcer import Announcer
-from bot.cogs import EXTENSIONS, make_group
-from bot.config import BotConfig
-from bot.i18n import COMMAND_TEXTS, Translator, permission_name, t
-from bot.service import ChooseFn, ServiceConfig, TableService
-from bot.store import SqliteStore
-from bot.thinking import Thinker
-from bot.ui import DYNAMIC_ITEMS
+from bot.discord_app.announcer import Announcer
+from bot.discord_app.cogs import EXTENSIONS, make_group
+from bot.discord_app.config import BotConfig
+from bot.discord_app.views import DYNAMIC_ITEMS
+from bot.store.sqlite import SqliteStore
+from bot.tables.service import ChooseFn, ServiceConfig, TableService
+from bot.tables.thinking import Thinker
+from bot.texts.catalog import COMMAND_TEXTS, Translator, permission_name, t
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class KlaverjasBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction[discord.Client],
                                error: app_commands.AppCommandError) -> None:
         """A check that failed (permissions) or a command that broke: a private answer, nothing changed."""
-        from bot.handlers import reply, user_lang
+        from bot.discord_app.handlers import reply, user_lang
 
         lang = user_lang(interaction)
         if isinstance(error, app_commands.MissingPermissions):

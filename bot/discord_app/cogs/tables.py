@@ -9,17 +9,26 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.announcer import lobby_text, lobby_view
-from bot.handlers import bot_of, dm_notice, guarded, preferred_delivery, reply, sit_down, take_seat_now, user_lang
-from bot.i18n import explain_rules, parse_seat, t
-from bot.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
+from bot.discord_app.announcer import lobby_text, lobby_view
+from bot.discord_app.handlers import (
+    bot_of,
+    dm_notice,
+    guarded,
+    preferred_delivery,
+    reply,
+    sit_down,
+    take_seat_now,
+    user_lang,
+)
+from bot.tables.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
+from bot.texts.catalog import explain_rules, parse_seat, t
 
 if TYPE_CHECKING:
-    from bot.discord_app import KlaverjasBot
+    from bot.discord_app.client import KlaverjasBot
 
 
 def _choices(values: tuple[str, ...] | list[str]) -> list[app_commands.Choice[str]]:
-    # Names are translated for Discord's Dutch locale (bot.i18n.COMMAND_TEXTS); values stay the record's.
+    # Names are translated for Discord's Dutch locale (bot.texts.catalog.COMMAND_TEXTS); values stay the record's.
     names = {"en": "English", "nl": "Nederlands"}
     return [app_commands.Choice(name=_(names.get(value, value)), value=value) for value in values]
 

@@ -13,7 +13,7 @@ from typing import TextIO
 from engine.ai.duel import DealOutcome, DuelResult, duel
 from engine.ai.players import PLAYER_KINDS, UnknownPlayerError, make_player
 from engine.errors import KlaverjasError
-from engine.rules import Rules
+from engine.settings import Rules
 
 
 def run_duel(args: argparse.Namespace, out: TextIO | None = None) -> int:

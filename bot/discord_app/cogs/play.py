@@ -11,14 +11,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.announcer import names_of, theme_of
-from bot.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
-from bot.i18n import card_label, parse_card_text, t
-from bot.service import ServiceError
+from bot.discord_app.announcer import names_of, theme_of
+from bot.discord_app.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
+from bot.tables.service import ServiceError
+from bot.texts.catalog import card_label, parse_card_text, t
 from engine.cards import Card
 
 if TYPE_CHECKING:
-    from bot.discord_app import KlaverjasBot
+    from bot.discord_app.client import KlaverjasBot
 
 
 @app_commands.command(name=_("hand"), description=_("Show your hand again"))

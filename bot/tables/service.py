@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.thinking import Thinker
+from bot.tables.thinking import Thinker
 from engine.actions import Action, Call, Claim
 from engine.cards import SEATS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, NotYourTurnError
 from engine.events import Event, TrickWon
 from engine.game import Game, Phase
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
 log = logging.getLogger(__name__)
@@ -130,7 +130,7 @@ class TableSettings:
 
 
 class ServiceError(Exception):
-    """A request the table cannot honour; nothing changed. ``code`` and ``params`` feed ``bot.i18n``."""
+    """A request the table cannot honour; nothing changed. ``code`` and ``params`` feed ``bot.texts.catalog``."""
 
     def __init__(self, code: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {params or {}}")
@@ -272,7 +272,7 @@ Subscriber = Callable[[ServiceEvent], Awaitable[None]]
 
 
 class Store(Protocol):
-    """What the service needs from persistence (``bot.store.SqliteStore`` implements it)."""
+    """What the service needs from persistence (``bot.store.sqlite.SqliteStore`` implements it)."""
 
     async def create_table(self, table: Table) -> int: ...
 
@@ -291,7 +291,7 @@ ChooseFn = Callable[[str, int, SeatView], "Card | Call"]
 
 def default_choose(level: str, seed: int, view: SeatView) -> Card | Call:
     """The AI's choice for ``view``; a fresh player per decision so a restart chooses the same."""
-    from bot.thinking import choose_action
+    from bot.tables.thinking import choose_action
 
     return choose_action(level, seed, view)
 

@@ -1,5 +1,5 @@
 """Buttons. Each is a DynamicItem whose custom id carries the table (and, for game actions, the state
-version), so it keeps working after a restart. A click only becomes a call into ``bot.handlers``;
+version), so it keeps working after a restart. A click only becomes a call into ``bot.discord_app.handlers``;
 no rule of the game is decided here.
 
 Custom ids (all far below Discord's 100 characters):
@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.texts.catalog import t
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
 
@@ -40,7 +40,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:
         return cls(int(match["table"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.lobby_click(interaction, self.table, self.op)
 
@@ -68,7 +68,7 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["version"]), Call.parse(match["call"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.action_click(interaction, self.table, self.version, self.call)
 
@@ -91,7 +91,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["version"]), Card.parse(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.action_click(interaction, self.table, self.version, self.card)
 
@@ -109,7 +109,7 @@ class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r
         return cls(int(match["table"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.roem_click(interaction, self.table, self.version)
 
@@ -126,7 +126,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:b
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.back_click(interaction, self.table)
 
@@ -143,7 +143,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.show_hand_click(interaction, self.table)
 
@@ -164,7 +164,7 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:s
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         values = self.item.values
         seat = Seat.parse(values[0]) if values and values[0] in "NESW" else None
@@ -183,7 +183,7 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.take_seat(interaction, self.table, None)
 
@@ -200,7 +200,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"k
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        from bot.discord_app import handlers
 
         await handlers.rematch_click(interaction, self.table)
 

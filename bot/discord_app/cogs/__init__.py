@@ -5,7 +5,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.play")
+EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play")
 
 
 def make_group() -> app_commands.Group:

@@ -14,7 +14,7 @@ from discord import Locale, app_commands
 from engine.actions import Call
 from engine.cards import Card, Seat, Suit, Team
 from engine.errors import IllegalActionError
-from engine.rules import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
+from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
 EN = "en"
 NL = "nl"

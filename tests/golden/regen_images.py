@@ -1,4 +1,5 @@
-"""Rewrite the golden images of tests/rendering from rendering.examples.golden_images().
+"""Rewrite the golden images of tests/rendering from rendering.examples.golden_images()
+(``make golden`` runs ``python -m tests.golden.regen_images`` from the repository root).
 
 Run after an intended change to the drawing, look at the new PNGs, and commit them with the change.
 """
@@ -8,10 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from rendering.examples import golden_images
 
-from rendering.examples import golden_images  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 GOLDEN_DIR = ROOT / "tests" / "golden" / "images"
 

@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command: str = args.command
     if command == "score":
-        from bot.score_cli import run_score
+        from bot.cli.score import run_score
 
         return run_score(args.file)
     if command == "bench":
@@ -70,15 +70,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(path)
         return 0
     if command == "play":
-        from bot.terminal import run_play
+        from bot.terminal.game import run_play
 
         return run_play(args)
     if command == "duel":
-        from bot.duel_cli import run_duel
+        from bot.cli.duel import run_duel
 
         return run_duel(args)
     if command == "bot":
-        from bot.main import run_bot
+        from bot.discord_app.main import run_bot
 
         return run_bot()
     raise AssertionError(command)

@@ -15,8 +15,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.codec import decode_action, encode_action
-from bot.service import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
+from bot.store.codec import decode_action, encode_action
+from bot.tables.service import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from engine.actions import Action
 from engine.cards import SEATS, Seat
 from engine.game import Game
@@ -32,7 +32,7 @@ class StoreError(RuntimeError):
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) of every migration script, in order; numbers must run 1, 2, 3 ..."""
     found: list[tuple[int, str, str]] = []
-    folder = resources.files("bot") / "migrations"
+    folder = resources.files("bot.store") / "migrations"
     for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
@@ -227,7 +227,7 @@ class SqliteStore:
 
     async def record(self, table_id: int) -> dict[str, Any]:
         """The stored game of a table as a ``klaverjas-record/1`` object."""
-        from bot.codec import record_of
+        from bot.store.codec import record_of
 
         table = await self.load_table(table_id)
         if table is None:

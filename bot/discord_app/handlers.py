@@ -1,6 +1,6 @@
 """What a click or command does: find the table, call the service, answer privately on refusal.
 
-Shared by the buttons (``bot.ui``) and the cogs; the game's rules are the engine's and the service's.
+Shared by the buttons (``bot.discord_app.views``) and the cogs; the game's rules are the engine's and the service's.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
-from bot.i18n import error_text, illegal_text, lang_of, seat_name, t
-from bot.service import ServiceError, Table, TableStatus
+from bot.discord_app.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
+from bot.tables.service import ServiceError, Table, TableStatus
+from bot.texts.catalog import error_text, illegal_text, lang_of, seat_name, t
 from engine.actions import Call
 from engine.cards import Card, Seat
 from engine.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from bot.discord_app import KlaverjasBot
+    from bot.discord_app.client import KlaverjasBot
 
 log = logging.getLogger(__name__)
 

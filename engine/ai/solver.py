@@ -1,7 +1,7 @@
 """Double-dummy solver: the exact outcome of a Klaverjas hand when all four hands are known.
 
 Alpha-beta over card plays with a transposition table at trick boundaries, move ordering and
-equivalent cards merged. The rules are not restated here: the search calls ``engine.fast``'s
+equivalent cards merged. The rules are not restated here: the search calls ``engine.rulebook``'s
 ``legal_mask``, ``trick_winner``, ``trick_points`` and ``trick_roem`` compiled by numba, so the solver
 and the game share one statement of every rule.
 
@@ -12,8 +12,8 @@ will play both whatever happens, so it is a constant the caller adds (``held_stu
 stuk: held, trick roem is searched without the trick stuk.
 
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
-``engine/fast.py`` changed would keep the old rules: at import, solver cache files older than
-``fast.py`` are deleted (``_drop_stale_cache``) and the solver is compiled afresh.
+``engine/rulebook.py`` changed would keep the old rules: at import, solver cache files older than
+``rulebook.py`` are deleted (``_drop_stale_cache``) and the solver is compiled afresh.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from engine import fast
-from engine.rules import Rules, StukMode
+from engine import rulebook
+from engine.settings import Rules, StukMode
 
 
 def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
     """Delete the solver's numba cache files if any index is older than ``rules_file``; True if deleted.
 
-    numba compiles ``engine.fast``'s rules into the solver's functions but checks only solver.py's
+    numba compiles ``engine.rulebook``'s rules into the solver's functions but checks only solver.py's
     timestamp when loading them from its cache: without this, an edited rule would go unnoticed.
     """
     try:
@@ -48,7 +48,7 @@ def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
     return True
 
 
-_drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(fast.__file__).resolve())
+_drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
 
 INF = 1 << 20
 NO_CARD = -1
@@ -67,25 +67,25 @@ def _ranks_by_strength(strength: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # Ranks from weakest to strongest, within trump and within a plain suit (derived from fast's tables).
-_TRUMP_ORDER = _ranks_by_strength(fast.TRUMP_STRENGTH)
-_PLAIN_ORDER = _ranks_by_strength(fast.PLAIN_STRENGTH)
-_FOUR_ROEM = fast.FOUR_OF_A_KIND_ROEM
-_CARD_POINTS = fast.CARD_POINTS
-_TRUMP_STRENGTH = fast.TRUMP_STRENGTH
-_PLAIN_STRENGTH = fast.PLAIN_STRENGTH
-_LAST_BONUS = fast.LAST_TRICK_BONUS
-_PIT_BONUS = fast.PIT_BONUS
-_RANK_KING = fast.RANK_KING
-_RANK_QUEEN = fast.RANK_QUEEN
+_TRUMP_ORDER = _ranks_by_strength(rulebook.TRUMP_STRENGTH)
+_PLAIN_ORDER = _ranks_by_strength(rulebook.PLAIN_STRENGTH)
+_FOUR_ROEM = rulebook.FOUR_OF_A_KIND_ROEM
+_CARD_POINTS = rulebook.CARD_POINTS
+_TRUMP_STRENGTH = rulebook.TRUMP_STRENGTH
+_PLAIN_STRENGTH = rulebook.PLAIN_STRENGTH
+_LAST_BONUS = rulebook.LAST_TRICK_BONUS
+_PIT_BONUS = rulebook.PIT_BONUS
+_RANK_KING = rulebook.RANK_KING
+_RANK_QUEEN = rulebook.RANK_QUEEN
 
-# fast.legal_mask and fast.trick_roem call fast.card_power and fast.sequence_roem: registering those
-# plain functions as jitable lets numba compile their callers exactly as they stand in fast.py.
-register_jitable(fast.card_power)
-register_jitable(fast.sequence_roem)
-_legal_mask = njit(cache=True, nogil=True, inline="always")(fast.legal_mask)
-_trick_winner = njit(cache=True)(fast.trick_winner)
-_trick_points = njit(cache=True)(fast.trick_points)
-_trick_roem = njit(cache=True)(fast.trick_roem)
+# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power and rulebook.sequence_roem: registering those
+# plain functions as jitable lets numba compile their callers exactly as they stand in rulebook.py.
+register_jitable(rulebook.card_power)
+register_jitable(rulebook.sequence_roem)
+_legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
+_trick_winner = njit(cache=True)(rulebook.trick_winner)
+_trick_points = njit(cache=True)(rulebook.trick_points)
+_trick_roem = njit(cache=True)(rulebook.trick_roem)
 
 # What a nested-loop ending costs, in nodes of the general search (measured): the node limit is a time cap.
 _NESTED_THREE_COST = 5
@@ -314,8 +314,8 @@ def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  #
     sequences = 0
     for suit in range(4):
         byte = (cards >> (suit * 8)) & 0xFF
-        if fast.RUN_LENGTH[byte] >= 3:
-            sequences += fast.POPCOUNT8[byte] // 3  # a sequence takes at least three cards of its suit
+        if rulebook.RUN_LENGTH[byte] >= 3:
+            sequences += rulebook.POPCOUNT8[byte] // 3  # a sequence takes at least three cards of its suit
     bound = 50 * min(sequences, tricks_left)
     for rank in range(8):
         four = (1 << rank) | (1 << (8 + rank)) | (1 << (16 + rank)) | (1 << (24 + rank))
@@ -373,14 +373,14 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
     head_power = -1
     head_pos = 0
     if count > 0:
-        head_power = fast.card_power(c0, trump, led)
+        head_power = rulebook.card_power(c0, trump, led)
     if count > 1:
-        p = fast.card_power(c1, trump, led)
+        p = rulebook.card_power(c1, trump, led)
         if p > head_power:
             head_power = p
             head_pos = 1
     if count > 2:
-        p = fast.card_power(c2, trump, led)
+        p = rulebook.card_power(c2, trump, led)
         if p > head_power:
             head_power = p
             head_pos = 2
@@ -434,7 +434,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
                 key = (16 + _TRUMP_STRENGTH[rank]) if is_trump else (_PLAIN_STRENGTH[rank] + points)
                 key += _BOSS_BONUS * boss_ours
             else:
-                power = fast.card_power(card, trump, led)
+                power = rulebook.card_power(card, trump, led)
                 if power > head_power:
                     key = 64 + (points if count == 3 else 32 - power)
                 elif partner_heads:
@@ -894,7 +894,7 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
 
     Every card gets played, so such a seat will score it whatever the play: a constant of the deal.
     """
-    stuk = (1 << (trump * 8 + fast.RANK_KING)) | (1 << (trump * 8 + fast.RANK_QUEEN))
+    stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
     total = 0
     for seat in range(4):
         if original_hands[seat] & stuk == stuk and seat not in scored:
@@ -928,8 +928,8 @@ class DoubleDummy:
         cards_left = 32 - 4 * pos.tricks_done
         for i, mask in enumerate(pos.hands):
             expected = cards_left // 4 - (1 if ((i - pos.leader) & 3) < count else 0)
-            if fast.popcount(mask) != expected:
-                raise ValueError(f"seat {i} holds {fast.popcount(mask)} cards, expected {expected}")
+            if rulebook.popcount(mask) != expected:
+                raise ValueError(f"seat {i} holds {rulebook.popcount(mask)} cards, expected {expected}")
         self._gen += 1  # entries of earlier calls (other trump, rules, or an aborted search) never match
         for i in range(4):
             self._hands[i] = pos.hands[i]

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.service import ServiceConfig
-from bot.store import DEFAULT_PATH
+from bot.store.sqlite import DEFAULT_PATH
+from bot.tables.service import ServiceConfig
 
 
 class ConfigError(ValueError):

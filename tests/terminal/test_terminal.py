@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.cli import build_parser
-from bot.terminal import run_play, score_sheet
+from bot.cli.main import build_parser
+from bot.terminal.game import run_play, score_sheet
 from engine.cards import Seat, Suit, Team
 from engine.events import HandResult
 

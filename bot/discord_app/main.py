@@ -6,7 +6,7 @@ import asyncio
 import logging
 import sys
 
-from bot.config import BotConfig, ConfigError, load_config
+from bot.discord_app.config import BotConfig, ConfigError, load_config
 
 NO_TOKEN = """\
 klaverjas bot: no DISCORD_TOKEN is set, so the bot cannot log in to Discord.
@@ -40,7 +40,7 @@ def run_bot() -> int:
 async def _run(config: BotConfig) -> int:
     import discord
 
-    from bot.discord_app import create_bot
+    from bot.discord_app.client import create_bot
 
     bot = await create_bot(config)
     try:

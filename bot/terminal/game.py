@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from itertools import groupby
 
-from bot.i18n import illegal_text, settings_line
+from bot.texts.catalog import illegal_text, settings_line
 from engine.actions import CALLS, Call, Claim
 from engine.ai.base import Player
 from engine.ai.hints import Hint, hint, strong_player
@@ -35,7 +35,7 @@ from engine.events import (
 from engine.game import Game, Phase
 from engine.order import sort_cards
 from engine.roem import RoemKind, RoemPart, describe_parts
-from engine.rules import Rules
+from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
 Ask = Callable[[str], str]

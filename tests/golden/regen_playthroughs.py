@@ -1,4 +1,5 @@
-"""Regenerate the golden playthroughs in tests/golden/playthroughs/ (``make golden``).
+"""Regenerate the golden playthroughs in tests/golden/playthroughs/ (``make golden``, which runs
+``python -m tests.golden.regen_playthroughs`` from the repository root).
 
 Each is a seeded match played by random legal players through the public Game API, written as
 readable text (deal, bids, every trick with leader, cards, winner, points and roem parts, claims,
@@ -11,13 +12,9 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from engine.actions import Call, Claim  # noqa: E402
-from engine.cards import SEATS, cards_of, format_cards  # noqa: E402
-from engine.events import (  # noqa: E402
+from engine.actions import Call, Claim
+from engine.cards import SEATS, cards_of, format_cards
+from engine.events import (
     BidMade,
     HandDealt,
     HandSettled,
@@ -28,11 +25,11 @@ from engine.events import (  # noqa: E402
     TrickWon,
     TrumpChosen,
 )
-from engine.game import Game, Phase  # noqa: E402
-from engine.roem import describe_parts  # noqa: E402
-from engine.rules import RoemMode, Rules  # noqa: E402
+from engine.game import Game, Phase
+from engine.roem import describe_parts
+from engine.settings import RoemMode, Rules
 
-GOLDEN_DIR = ROOT / "tests" / "golden" / "playthroughs"
+GOLDEN_DIR = Path(__file__).resolve().parent / "playthroughs"
 
 # name -> (rules, seed, most hands to play)
 GAMES: dict[str, tuple[dict[str, object], int, int]] = {

@@ -14,8 +14,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import action_text, seat_name, settings_line, suit_name, t, team_word
-from bot.service import (
+from bot.discord_app.views import (
+    BackButton,
+    BidButton,
+    CardButton,
+    LobbyButton,
+    RematchButton,
+    RoemButton,
+    SeatSelect,
+    ShowHandButton,
+    TakeSeatButton,
+    rows_of,
+    view_of,
+)
+from bot.tables.service import (
     GameProgress,
     LobbyChanged,
     SeatAway,
@@ -29,19 +41,7 @@ from bot.service import (
     TableStopped,
     TurnReminder,
 )
-from bot.ui import (
-    BackButton,
-    BidButton,
-    CardButton,
-    LobbyButton,
-    RematchButton,
-    RoemButton,
-    SeatSelect,
-    ShowHandButton,
-    TakeSeatButton,
-    rows_of,
-    view_of,
-)
+from bot.texts.catalog import action_text, seat_name, settings_line, suit_name, t, team_word
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, RoemClaimed, StukScored, SuitTurned, TrickWon
@@ -51,7 +51,7 @@ from engine.roem import describe_parts
 from engine.view import SeatView
 
 if TYPE_CHECKING:
-    from bot.discord_app import KlaverjasBot
+    from bot.discord_app.client import KlaverjasBot
 
 log = logging.getLogger(__name__)
 

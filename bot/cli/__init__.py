@@ -1,0 +1,1 @@
+"""The ``klaverjas`` command line: play, bot, score, duel, bench, render."""

@@ -1,0 +1,1 @@
+"""Persistence: tables, their actions and preferences, with numbered SQL migrations."""

@@ -1,0 +1,1 @@
+"""``klaverjas play``: the game in a terminal, with no Discord at all."""
