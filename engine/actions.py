@@ -1,4 +1,4 @@
-"""Actions that drive a game: chance (Deal, Turn), calls, cards and roem claims."""
+"""Actions that drive a game: chance (Deal, TurnUp), calls, cards and roem claims."""
 
 from __future__ import annotations
 
@@ -65,13 +65,13 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """Chance action (draaien): the suit turned up."""
+class TurnUp:
+    """Chance action (draaien): the suit turned up (named apart from whose turn it is)."""
 
     suit: Suit
 
     @classmethod
-    def of(cls, suit: Suit | int) -> Turn:
+    def of(cls, suit: Suit | int) -> TurnUp:
         return cls(SUITS[suit])
 
 
@@ -82,7 +82,7 @@ class Claim:
     seat: Seat
 
 
-Action = Card | Call | Deal | Turn | Claim
+Action = Card | Call | Deal | TurnUp | Claim
 
 
 def parse_action(text: str) -> Card | Call:

@@ -25,8 +25,8 @@ def _api_hands(rng: RandomSource, seconds: float) -> tuple[int, float]:
     while True:
         game.deal_random(rng)
         while game.phase is not Phase.DEAL:
-            if game.phase is Phase.TURN:
-                game.turn_random(rng)
+            if game.phase is Phase.TURN_UP:
+                game.turn_up_random(rng)
                 continue
             actions = game.legal_actions()
             game.apply(actions[int(rng.random() * len(actions))])

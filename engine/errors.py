@@ -6,6 +6,28 @@ As in python-chess, "badly written" (ParseError) is kept apart from "not allowed
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Why the engine refused an action; front ends word each code in their own language."""
+
+    ILLEGAL = "illegal"
+    NOT_AN_ACTION = "not_an_action"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"
+    DEALER = "dealer"
+    DEAL = "deal"
+    TURN = "turn"  # a suit that may not be turned up now
+    BAD_CALL = "bad_call"
+    NOT_IN_HAND = "not_in_hand"
+    FOLLOW_SUIT = "follow_suit"
+    OVERTRUMP = "overtrump"
+    MUST_TRUMP = "must_trump"
+    NO_UNDERTRUMP = "no_undertrump"
+    CLAIM_AUTO = "claim_auto"
+    CLAIM_LATE = "claim_late"
+
 
 class KlaverjasError(ValueError):
     """Base of every error the engine raises on bad input."""
@@ -27,7 +49,7 @@ class IllegalActionError(KlaverjasError):
     """
 
     def __init__(self, reason: str, *, seat: str | None = None, action: str | None = None,
-                 code: str = "illegal", params: dict[str, str] | None = None) -> None:
+                 code: ErrorCode = ErrorCode.ILLEGAL, params: dict[str, str] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seat = seat

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Action, Call, Claim, Deal, Turn
+from engine.actions import SUIT_CALLS, Action, Call, Claim, Deal, TurnUp
 from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
-from engine.errors import IllegalActionError, NotYourTurnError
+from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
 from engine.events import (
     BidMade,
     CardPlayed,
@@ -36,7 +36,7 @@ from engine.settings import Bidding, ForcedSeat, RoemMode, Rules, StukMode
 
 class Phase(StrEnum):
     DEAL = "deal"  # the next hand has not been dealt
-    TURN = "turn"  # draaien: a suit must be turned before the bidding goes on
+    TURN_UP = "turn"  # draaien: a suit must be turned up before the bidding goes on (the record's "turn")
     BIDDING = "bidding"
     PLAY = "play"
     OVER = "over"  # the match is finished
@@ -196,12 +196,12 @@ class Game:
             events = self._call(action, seat)  # type: ignore[arg-type]
         elif kind is Deal:
             events = self._deal(action)  # type: ignore[arg-type]
-        elif kind is Turn:
-            events = self._turn(action)  # type: ignore[arg-type]
+        elif kind is TurnUp:
+            events = self._turn_up(action)  # type: ignore[arg-type]
         elif kind is Claim:
             events = self._claim(action)  # type: ignore[arg-type]
         else:
-            raise IllegalActionError(f"not an action: {action!r}", code="not_an_action")
+            raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
         self.actions.append(action)
         return events
 
@@ -218,12 +218,12 @@ class Game:
             dealer = following if following is not None else SEATS[rng.randrange(4)]
         return self.apply(random_deal(rng, dealer))
 
-    def turn_random(self, rng: RandomSource) -> list[Event]:
-        return self.apply(Turn(self.turnable_suits()[rng.randrange(len(self.turnable_suits()))]))
+    def turn_up_random(self, rng: RandomSource) -> list[Event]:
+        return self.apply(TurnUp(self.turnable_suits()[rng.randrange(len(self.turnable_suits()))]))
 
     def turnable_suits(self) -> list[Suit]:
         hand = self.hand
-        if self.phase is not Phase.TURN or hand is None:
+        if self.phase is not Phase.TURN_UP or hand is None:
             return []
         if hand.index == 0 and not hand.turned:
             return [Suit.C]
@@ -234,19 +234,19 @@ class Game:
         assert to_act is not None
         if seat is not None and seat is not to_act:
             raise NotYourTurnError(f"it is {to_act.letter}'s turn, not {seat.letter}'s", seat=seat.letter,
-                                   action=str(action), code="not_your_turn", params={"seat": to_act.letter})
+                                   action=str(action), code=ErrorCode.NOT_YOUR_TURN, params={"seat": to_act.letter})
         return to_act
 
     def _wrong_phase(self, what: str, seat: Seat | None) -> IllegalActionError:
         expected = {
             Phase.DEAL: "the next hand must be dealt first",
-            Phase.TURN: "a suit must be turned first",
+            Phase.TURN_UP: "a suit must be turned first",
             Phase.BIDDING: "the bidding is not finished",
             Phase.PLAY: "the bidding is over; play a card",
             Phase.OVER: "the match is over",
         }[self.phase]
         return IllegalActionError(f"cannot {what} now: {expected}", seat=seat.letter if seat else None,
-                                  code="wrong_phase", params={"phase": self.phase.value})
+                                  code=ErrorCode.WRONG_PHASE, params={"phase": self.phase.value})
 
     def _deal(self, deal: Deal) -> list[Event]:
         if self.phase is not Phase.DEAL:
@@ -254,36 +254,36 @@ class Game:
         expected = self.next_dealer
         if expected is not None and deal.dealer is not expected:
             raise IllegalActionError(f"the dealer must be {expected.letter} (the dealer moves clockwise), "
-                                     f"not {deal.dealer.letter}", code="dealer")
+                                     f"not {deal.dealer.letter}", code=ErrorCode.DEALER)
         union = 0
         for seat in SEATS:
             count = rulebook.popcount(deal.hands[seat])
             if count != 8 or deal.hands[seat] & ~FULL_DECK_MASK:
-                raise IllegalActionError(f"{seat.letter} must be dealt 8 cards, not {count}", code="deal")
+                raise IllegalActionError(f"{seat.letter} must be dealt 8 cards, not {count}", code=ErrorCode.DEAL)
             if union & deal.hands[seat]:
                 dupe = DECK[rulebook.lowest_card(union & deal.hands[seat])]
-                raise IllegalActionError(f"{dupe} is dealt twice", code="deal")
+                raise IllegalActionError(f"{dupe} is dealt twice", code=ErrorCode.DEAL)
             union |= deal.hands[seat]
         hand = HandState(index=len(self.hands), dealer=deal.dealer, deal=deal.hands, hands=list(deal.hands))
         self.hands.append(hand)
         events: list[Event] = [HandDealt(hand.index, hand.dealer)]
         if self.rules.bidding is Bidding.DRAAIEN:
-            self.phase = Phase.TURN
+            self.phase = Phase.TURN_UP
             self.to_act = None
         else:
             self.phase = Phase.BIDDING
             self.to_act = hand.elder
         return events
 
-    def _turn(self, turn: Turn) -> list[Event]:
-        if self.phase is not Phase.TURN:
+    def _turn_up(self, turn: TurnUp) -> list[Event]:
+        if self.phase is not Phase.TURN_UP:
             raise self._wrong_phase("turn a suit", None)
         hand = self.hands[-1]
         if turn.suit in hand.turned:
             raise IllegalActionError(f"{turn.suit.letter} was already turned this hand; turn another suit",
-                                     code="turn")
+                                     code=ErrorCode.TURN)
         if hand.index == 0 and not hand.turned and turn.suit is not Suit.C:
-            raise IllegalActionError("the first suit turned in a match is always clubs (C)", code="turn")
+            raise IllegalActionError("the first suit turned in a match is always clubs (C)", code=ErrorCode.TURN)
         hand.turned.append(turn.suit)
         events: list[Event] = [SuitTurned(hand.index, turn.suit)]
         if len(hand.turned) == 3:
@@ -300,14 +300,14 @@ class Game:
         caller = self._check_seat(seat, call)
         if call not in self._legal_calls():
             raise IllegalActionError(self._call_reason(call), seat=caller.letter, action=call.value,
-                                     code="bad_call")
+                                     code=ErrorCode.BAD_CALL)
         hand = self.hands[-1]
         hand.bids.append((caller, call))
         events: list[Event] = [BidMade(hand.index, caller, call)]
         bidding = self.rules.bidding
         if call is Call.PASS:
             if bidding is Bidding.DRAAIEN and len(hand.bids) % 4 == 0:
-                self.phase = Phase.TURN
+                self.phase = Phase.TURN_UP
                 self.to_act = None
             elif bidding is Bidding.VRIJ and len(hand.bids) == 4:
                 self.to_act = hand.elder if self.rules.forced is ForcedSeat.ELDER else hand.dealer
@@ -349,7 +349,7 @@ class Game:
         bit = 1 << card
         if not held & bit:
             raise IllegalActionError(f"{player.letter} does not hold {card.notation}", seat=player.letter,
-                                     action=card.notation, code="not_in_hand",
+                                     action=card.notation, code=ErrorCode.NOT_IN_HAND,
                                      params={"card": card.notation})
         trick = hand.trick_cards
         count = len(trick)
@@ -420,10 +420,10 @@ class Game:
     def _claim(self, claim: Claim) -> list[Event]:
         if not self._declared:
             raise IllegalActionError("roem is counted automatically at this table: there is nothing to claim",
-                                     seat=claim.seat.letter, code="claim_auto")
+                                     seat=claim.seat.letter, code=ErrorCode.CLAIM_AUTO)
         if not self.can_claim():
             raise IllegalActionError("roem can only be claimed after a trick, before the next card is played",
-                                     seat=claim.seat.letter, code="claim_late")
+                                     seat=claim.seat.letter, code=ErrorCode.CLAIM_LATE)
         hand = self.hands[-1]
         trick = hand.tricks[-1]
         already = any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims)
@@ -505,30 +505,30 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
     listing = " ".join(c.notation for c in legal_cards)
     params = {"card": card.notation, "led": led.letter, "trump": trump.letter, "legal": listing}
 
-    def error(code: str, reason: str) -> IllegalActionError:
+    def error(code: ErrorCode, reason: str) -> IllegalActionError:
         return IllegalActionError(reason, seat=seat.letter, action=card.notation, code=code, params=params)
 
     holds_led = held & rulebook.SUIT_MASK[led]
     if holds_led and card.suit is not led:
         if led is trump and all(c.suit is trump for c in legal_cards) and legal != holds_led:
-            return error("overtrump", f"must follow trump and overtrump ({listing})")
-        return error("follow_suit", f"must follow suit ({led.letter})")
+            return error(ErrorCode.OVERTRUMP, f"must follow trump and overtrump ({listing})")
+        return error(ErrorCode.FOLLOW_SUIT, f"must follow suit ({led.letter})")
     if led is trump:
-        return error("overtrump", f"must overtrump when you can ({listing})")
+        return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
     trump_in_trick = any(c >> 3 == trump for c in trick)
     legal_trumps = legal & rulebook.SUIT_MASK[trump]
     if card.suit is trump:
         if not legal_trumps:
-            return error("no_undertrump", f"may not undertrump: play a card of another suit ({listing})")
+            return error(ErrorCode.NO_UNDERTRUMP, f"may not undertrump: play a card of another suit ({listing})")
         if legal & ~rulebook.SUIT_MASK[trump]:
-            return error("no_undertrump", f"may not play a trump lower than the trump in the trick ({listing})")
-        return error("overtrump", f"must overtrump when you can ({listing})")
+            return error(ErrorCode.NO_UNDERTRUMP, f"may not play a trump lower than the trump in the trick ({listing})")
+        return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
     if trump_in_trick:
         top = max(rulebook.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
         if legal_trumps & rulebook.TRUMP_ABOVE[trump * 9 + top + 1]:
-            return error("overtrump", f"must overtrump ({listing})")
-        return error("must_trump", f"must trump, even below the trump in the trick ({listing})")
-    return error("must_trump", f"must trump ({trump.letter})")
+            return error(ErrorCode.OVERTRUMP, f"must overtrump ({listing})")
+        return error(ErrorCode.MUST_TRUMP, f"must trump, even below the trump in the trick ({listing})")
+    return error(ErrorCode.MUST_TRUMP, f"must trump ({trump.letter})")
 
 
 def random_deal(rng: RandomSource, dealer: Seat) -> Deal:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.actions import Call, Claim, Deal, Turn
+from engine.actions import Call, Claim, Deal, TurnUp
 from engine.cards import DECK, SEATS, Card, Seat, Suit, cards_of
 from engine.errors import IllegalActionError, KlaverjasError, ParseError, RecordError
 from engine.game import Game, HandState, Phase, scored_trick_roem
@@ -85,15 +85,15 @@ def _replay_hand(game: Game, index: int, data: object) -> None:
     claims_by_trick = _parse_claims(claims, index)
 
     next_turn = next_bid = 0
-    while game.phase is Phase.TURN or game.phase is Phase.BIDDING:
-        if game.phase is Phase.TURN:
+    while game.phase is Phase.TURN_UP or game.phase is Phase.BIDDING:
+        if game.phase is Phase.TURN_UP:
             if next_turn == len(turned):
                 if next_bid < len(bids) or plays:
                     raise RecordError("a suit must be turned here, but turned lists no more suits", hand=index)
                 _no_claims_left(claims_by_trick, index)
                 return
             try:
-                game.apply(Turn(Suit.parse(turned[next_turn])))
+                game.apply(TurnUp(Suit.parse(turned[next_turn])))
             except (ParseError, IllegalActionError) as exc:
                 raise RecordError(f"turned suit {next_turn + 1}: {exc}", hand=index) from None
             next_turn += 1

@@ -22,8 +22,8 @@ NAMES: dict[Seat, str] = {Seat.N: "Bert", Seat.E: "AI East", Seat.S: "Anna", Sea
 def _step(game: Game, rng: random.Random) -> None:
     if game.phase is Phase.DEAL:
         game.deal_random(rng)
-    elif game.phase is Phase.TURN:
-        game.turn_random(rng)
+    elif game.phase is Phase.TURN_UP:
+        game.turn_up_random(rng)
     else:
         actions = game.legal_actions()
         game.apply(actions[rng.randrange(len(actions))])

@@ -323,7 +323,7 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme =
     winner = None
     if not plays and view.tricks:
         plays, winner, faded = view.tricks[-1].plays, view.tricks[-1].winner, True
-    turn = view.to_act if view.phase in (Phase.PLAY, Phase.BIDDING, Phase.TURN) else None
+    turn = view.to_act if view.phase in (Phase.PLAY, Phase.BIDDING, Phase.TURN_UP) else None
     _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn, faded=faded, table_facts=True)
     if faded:
         d.text((28, TABLE_HEADER + 16), theme.label("last"), font=font(22), fill=MUTED, anchor="la")

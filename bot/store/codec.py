@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.actions import Action, Call, Claim, Deal, Turn
+from engine.actions import Action, Call, Claim, Deal, TurnUp
 from engine.cards import SEATS, Card, Seat, Suit
 from engine.game import Game
 
@@ -24,7 +24,7 @@ def encode_action(action: Action) -> tuple[str, str]:
     if isinstance(action, Deal):
         hands = {seat.letter: [card.notation for card in action.cards(seat)] for seat in SEATS}
         return "deal", json.dumps({"dealer": action.dealer.letter, "hands": hands})
-    if isinstance(action, Turn):
+    if isinstance(action, TurnUp):
         return "turn", json.dumps(action.suit.letter)
     if isinstance(action, Claim):
         return "claim", json.dumps(action.seat.letter)
@@ -41,7 +41,7 @@ def decode_action(kind: str, data: str) -> Action:
         hands = {Seat.parse(letter): [Card.parse(c) for c in cards] for letter, cards in value["hands"].items()}
         return Deal.from_cards(Seat.parse(value["dealer"]), hands)
     if kind == "turn":
-        return Turn(Suit.parse(value))
+        return TurnUp(Suit.parse(value))
     if kind == "claim":
         return Claim(Seat.parse(value))
     raise ValueError(f"unknown stored action kind {kind!r}")
@@ -71,7 +71,7 @@ def _record_from_actions(game: Game) -> dict[str, object]:
             if game.rules.roem.value == "declared":
                 hand["claims"] = []
             hands.append(hand)
-        elif isinstance(action, Turn):
+        elif isinstance(action, TurnUp):
             hands[-1]["turned"].append(action.suit.letter)
         elif isinstance(action, Call):
             hands[-1]["bids"].append(action.value)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from bot.tables.thinking import Thinker
 from engine.actions import Action, Call, Claim
 from engine.cards import SEATS, Card, Seat
-from engine.errors import IllegalActionError, KlaverjasError, NotYourTurnError
+from engine.errors import ErrorCode, IllegalActionError, KlaverjasError, NotYourTurnError
 from engine.events import Event, TrickWon
 from engine.game import Game, Phase
 from engine.settings import Rules
@@ -369,7 +369,7 @@ class TableService:
         game = table.game
         if not table.running:
             return False
-        if game.phase in (Phase.DEAL, Phase.TURN) or self._pending_ai_claim(table) is not None:
+        if game.phase in (Phase.DEAL, Phase.TURN_UP) or self._pending_ai_claim(table) is not None:
             return True
         return game.to_act is not None and table.seats[game.to_act].ai_plays
 
@@ -500,7 +500,7 @@ class TableService:
                     raise ServiceError("stale")
                 if game.to_act is None:
                     raise ServiceError("nobody_to_act")
-                raise NotYourTurnError("not your turn", seat=seat.letter, code="not_your_turn",
+                raise NotYourTurnError("not your turn", seat=seat.letter, code=ErrorCode.NOT_YOUR_TURN,
                                        params={"seat": game.to_act.letter, "name": table.name_of(game.to_act)})
             if version is not None and version != table.version:
                 raise ServiceError("stale")
@@ -788,11 +788,11 @@ class TableService:
             dealer = following if following is not None else SEATS[rng.randrange(4)]
             await self._driver_apply(table, version, None, random_deal(rng, dealer), Actor.CHANCE)
             return
-        if game.phase is Phase.TURN:
-            from engine.actions import Turn
+        if game.phase is Phase.TURN_UP:
+            from engine.actions import TurnUp
 
             suits = game.turnable_suits()
-            await self._driver_apply(table, version, None, Turn(suits[rng.randrange(len(suits))]), Actor.CHANCE)
+            await self._driver_apply(table, version, None, TurnUp(suits[rng.randrange(len(suits))]), Actor.CHANCE)
             return
         seat = game.to_act
         assert seat is not None

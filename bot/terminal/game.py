@@ -247,8 +247,8 @@ class Table:
         while game.phase is not Phase.OVER:
             if game.phase is Phase.DEAL:
                 events = game.deal_random(self.rng)
-            elif game.phase is Phase.TURN:
-                events = game.turn_random(self.rng)
+            elif game.phase is Phase.TURN_UP:
+                events = game.turn_up_random(self.rng)
             else:
                 seat = game.to_act
                 assert seat is not None

@@ -131,8 +131,8 @@ def play_hand(players: list[Player], rules: Rules, seed: int, index: int) -> tup
     game.apply(random_deal(deal_rng, SEATS[index % 4]))
     forced = False
     while True:
-        if game.phase is Phase.TURN:
-            events = game.turn_random(turn_rng)
+        if game.phase is Phase.TURN_UP:
+            events = game.turn_up_random(turn_rng)
         else:
             seat = game.to_act
             assert seat is not None

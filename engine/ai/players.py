@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import MutableSequence
+from enum import StrEnum
 from typing import Any
 
 from engine.actions import Call
@@ -19,7 +20,17 @@ from engine.randomness import RandomSource
 from engine.view import SeatView
 
 PLAYER_KINDS = ("random", "heuristic", "pimc", "easy", "normal", "hard")
-LEVELS = ("easy", "normal", "hard")
+
+
+class Level(StrEnum):
+    """The levels a table offers for its AI players."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+LEVELS = tuple(level.value for level in Level)
 EASY_NOISE = 0.25  # share of decisions the easy level makes at random
 
 

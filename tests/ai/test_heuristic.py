@@ -100,13 +100,13 @@ def test_draaien_plays_on_a_strong_turned_suit() -> None:
     rest = [c for c in DECK if c not in hand]
     game = Game(Rules().with_changes(bidding="draaien"))
     game.apply(Deal.from_cards(Seat.E, {Seat.S: hand, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
-    from engine.actions import Turn
+    from engine.actions import TurnUp
 
-    game.apply(Turn(Suit.C))
+    game.apply(TurnUp(Suit.C))
     assert decide(game)[0] is Call.PASS  # nothing in clubs
     for _ in range(4):
         game.apply(Call.PASS)
-    game.apply(Turn(Suit.D))
+    game.apply(TurnUp(Suit.D))
     assert decide(game)[0] is Call.PLAY
 
 

@@ -65,8 +65,8 @@ def test_hints_over_random_games_are_legal_and_worded() -> None:
         while game.phase is not Phase.OVER:
             if game.phase is Phase.DEAL:
                 game.deal_random(rng)
-            elif game.phase is Phase.TURN:
-                game.turn_random(rng)
+            elif game.phase is Phase.TURN_UP:
+                game.turn_up_random(rng)
             else:
                 seat = game.to_act
                 assert seat is not None

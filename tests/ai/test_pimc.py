@@ -31,8 +31,8 @@ def test_pimc_only_chooses_legal_actions(rules: Rules) -> None:
     game.deal_random(rng)
     decisions = 0
     while game.phase is not Phase.OVER:
-        if game.phase is Phase.TURN:
-            game.turn_random(rng)
+        if game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
             continue
         if game.phase is Phase.DEAL:
             break

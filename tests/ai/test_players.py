@@ -33,8 +33,8 @@ def play_hands(players: list[Player], rules: Rules, seed: int, hands: int = 1) -
     while game.phase is not Phase.OVER and len(game.results) < hands:
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
-        elif game.phase is Phase.TURN:
-            game.turn_random(rng)
+        elif game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
         else:
             seat = game.to_act
             assert seat is not None

@@ -89,9 +89,9 @@ def test_the_bidding_read_is_true_of_heuristic_bidders_and_tilts_the_samples(bid
         game.deal_random(rng)
         truth = current_hands(game)
         bots = [HeuristicPlayer(seed=i) for i in range(4)]
-        while game.phase in (Phase.BIDDING, Phase.TURN):
-            if game.phase is Phase.TURN:
-                game.turn_random(rng)
+        while game.phase in (Phase.BIDDING, Phase.TURN_UP):
+            if game.phase is Phase.TURN_UP:
+                game.turn_up_random(rng)
                 continue
             seat = game.to_act
             assert seat is not None

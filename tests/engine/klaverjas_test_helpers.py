@@ -60,8 +60,8 @@ def random_game(rng: random.Random, rules: Rules, max_actions: int = 10_000, cla
             break
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
-        elif game.phase is Phase.TURN:
-            game.turn_random(rng)
+        elif game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
         else:
             if rules.roem is RoemMode.DECLARED and game.can_claim() and rng.random() < claim_rate:
                 game.apply(Claim(Seat(rng.randrange(4))))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from klaverjas_test_helpers import first_hand_game, notation, one_suit_each_hand, record
 
-from engine.actions import Call, Claim, Deal, Turn
+from engine.actions import Call, Claim, Deal, TurnUp
 from engine.cards import Card, Seat, Suit
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import Game, Phase
@@ -62,7 +62,7 @@ def test_follow_suit_error_names_the_suit_and_changes_nothing() -> None:
     assert_rejected(game, Call.PASS, Seat.E)  # bidding is over
     assert_rejected(game, Deal.from_cards(Seat.N, {}), None)
     assert_rejected(game, Claim(Seat.N), None, "automatic")
-    assert_rejected(game, Turn(Suit.C), None)
+    assert_rejected(game, TurnUp(Suit.C), None)
     game.apply(Card.parse("KC"), Seat.E)
     assert notation(game.legal_actions()) == ["TC", "JC", "QC"]  # sorted by rank 7 8 9 T J Q K A
 
@@ -138,24 +138,24 @@ def test_verplicht_elder_must_name_trump() -> None:
 
 def test_draaien_turned_suits() -> None:
     game = new_game(bidding="draaien")
-    assert game.phase is Phase.TURN and game.to_act is None
+    assert game.phase is Phase.TURN_UP and game.to_act is None
     assert game.turnable_suits() == [Suit.C]  # first hand of a match: clubs
-    assert_rejected(game, Turn(Suit.D), None, "clubs")
-    game.apply(Turn(Suit.C))
+    assert_rejected(game, TurnUp(Suit.D), None, "clubs")
+    game.apply(TurnUp(Suit.C))
     assert game.phase is Phase.BIDDING and game.to_act is Seat.N
     assert notation(game.legal_actions()) == ["pass", "play"]
     assert_rejected(game, Call.C, Seat.N)
     for s in (Seat.N, Seat.E, Seat.S, Seat.W):
         game.apply(Call.PASS, s)
-    assert game.phase is Phase.TURN
+    assert game.phase is Phase.TURN_UP
     assert Suit.C not in game.turnable_suits() and len(game.turnable_suits()) == 3
-    assert_rejected(game, Turn(Suit.C), None)
-    game.apply(Turn(Suit.H))
+    assert_rejected(game, TurnUp(Suit.C), None)
+    game.apply(TurnUp(Suit.H))
     for s in (Seat.N, Seat.E, Seat.S, Seat.W):
         game.apply(Call.PASS, s)
     assert sorted(game.turnable_suits()) == [Suit.D, Suit.S]
-    assert_rejected(game, Turn(Suit.H), None)
-    game.apply(Turn(Suit.S))
+    assert_rejected(game, TurnUp(Suit.H), None)
+    game.apply(TurnUp(Suit.S))
     hand = game.hand
     assert hand is not None and hand.trump is Suit.S and hand.player is Seat.N  # forced on the elder hand
     assert game.phase is Phase.PLAY and game.to_act is Seat.N
@@ -165,7 +165,7 @@ def test_draaien_turned_suits() -> None:
 
 def test_draaien_play_on_turned_suit() -> None:
     game = new_game(bidding="draaien")
-    game.apply(Turn(Suit.C))
+    game.apply(TurnUp(Suit.C))
     game.apply(Call.PASS, Seat.N)
     game.apply(Call.PLAY, Seat.E)
     hand = game.hand
@@ -178,10 +178,10 @@ def test_draaien_later_hands_any_first_suit_and_distinct() -> None:
     while not game.finished:
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
-        elif game.phase is Phase.TURN:
+        elif game.phase is Phase.TURN_UP:
             if game.hand and game.hand.index > 0 and not game.hand.turned:
                 assert len(game.turnable_suits()) == 4
-            game.turn_random(rng)
+            game.turn_up_random(rng)
         else:
             legal = game.legal_actions()
             game.apply(Call.PASS if Call.PASS in legal and rng.random() < 0.8 else rng.choice(legal), game.to_act)

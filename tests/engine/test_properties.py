@@ -44,8 +44,8 @@ def play(rng: random.Random, rules: Rules, stop: int) -> Game:
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
             continue
-        if game.phase is Phase.TURN:
-            game.turn_random(rng)
+        if game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
             continue
         assert game.to_act is not None
         legal = game.legal_actions()

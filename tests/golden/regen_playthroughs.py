@@ -55,8 +55,8 @@ def render(name: str) -> str:
             if len(game.hands) >= max_hands:
                 break
             events = game.deal_random(rng, None if game.hands else SEATS[seed % 4])
-        elif game.phase is Phase.TURN:
-            events = game.turn_random(rng)
+        elif game.phase is Phase.TURN_UP:
+            events = game.turn_up_random(rng)
         elif rules.roem is RoemMode.DECLARED and game.can_claim() and rng.random() < 0.5:
             events = game.apply(Claim(SEATS[rng.randrange(4)]))
         else:

@@ -244,8 +244,8 @@ def test_table_renders_in_every_phase_of_a_real_game() -> None:
             assert img.size == (images.TABLE_W, images.TABLE_H)
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
-        elif game.phase is Phase.TURN:
-            game.turn_random(rng)
+        elif game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
         else:
             acts = game.legal_actions()
             game.apply(acts[rng.randrange(len(acts))])
