@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.discord_app.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
-from bot.tables.service import ServiceError, Table, TableStatus
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.service import Table, TableStatus
 from bot.texts.catalog import error_text, illegal_text, lang_of, seat_name, t
 from engine.actions import Call
 from engine.cards import Card, Seat
@@ -226,7 +227,7 @@ async def seat_choice(interaction: discord.Interaction[Any], table_id: int, seat
     async def work() -> None:
         table = service.get(table_id)
         if seat is None:
-            raise ServiceError("bad_seat", {"text": "?"})
+            raise ServiceError(ServiceErrorCode.BAD_SEAT, {"text": "?"})
         if table.status is not TableStatus.LOBBY:
             await take_seat_now(interaction, table_id, seat)
             return

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.thinking import Thinker
 from engine.actions import Action, Call, Claim
 from engine.cards import SEATS, Card, Seat
@@ -102,9 +103,9 @@ class TableSettings:
 
     def __post_init__(self) -> None:
         if self.ai_level not in AI_LEVELS:
-            raise ServiceError("bad_setting", {"key": "ai", "choices": ", ".join(AI_LEVELS)})
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "ai", "choices": ", ".join(AI_LEVELS)})
         if self.language not in LANGUAGES:
-            raise ServiceError("bad_setting", {"key": "language", "choices": ", ".join(LANGUAGES)})
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "language", "choices": ", ".join(LANGUAGES)})
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.to_dict(), "ai_level": self.ai_level, "felt": self.felt,
@@ -122,20 +123,11 @@ class TableSettings:
         try:
             rules = self.rules.with_changes(**rule_changes) if rule_changes else self.rules
         except KlaverjasError as error:
-            raise ServiceError("bad_rules", {"reason": str(error)}) from None
+            raise ServiceError(ServiceErrorCode.BAD_RULES, {"reason": str(error)}) from None
         felt = changes.get("felt") or self.felt
         return TableSettings(rules, changes.get("ai_level") or self.ai_level, felt,
                              bool(changes.get("four_colour", self.four_colour)),
                              changes.get("language") or self.language)
-
-
-class ServiceError(Exception):
-    """A request the table cannot honour; nothing changed. ``code`` and ``params`` feed ``bot.texts.catalog``."""
-
-    def __init__(self, code: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{code}: {params or {}}")
-        self.code = code
-        self.params = params or {}
 
 
 @dataclass(eq=False)
@@ -335,7 +327,7 @@ class TableService:
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise ServiceError("no_table", {"table": table_id})
+            raise ServiceError(ServiceErrorCode.NO_TABLE, {"table": table_id})
         return table
 
     async def _save(self, table: Table) -> None:
@@ -392,17 +384,17 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
-                raise ServiceError("not_lobby")
+                raise ServiceError(ServiceErrorCode.NOT_LOBBY)
             if table.seat_of(user_id) is not None:
-                raise ServiceError("already_seated", {"seat": table.seat_of(user_id)})
+                raise ServiceError(ServiceErrorCode.ALREADY_SEATED, {"seat": table.seat_of(user_id)})
             free = [s for s in SEATS if table.seats[s].kind is not SeatKind.HUMAN]
             if seat is None:
                 empty = [s for s in free if table.seats[s].kind is SeatKind.EMPTY]
                 if not (empty or free):
-                    raise ServiceError("table_full")
+                    raise ServiceError(ServiceErrorCode.TABLE_FULL)
                 seat = (empty or free)[0]
             elif seat not in free:
-                raise ServiceError("seat_taken", {"seat": seat, "name": table.name_of(seat)})
+                raise ServiceError(ServiceErrorCode.SEAT_TAKEN, {"seat": seat, "name": table.name_of(seat)})
             table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=_delivery(delivery))
             await self._save(table)
             await self._emit(LobbyChanged(table))
@@ -414,16 +406,16 @@ class TableService:
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
-                raise ServiceError("not_seated")
+                raise ServiceError(ServiceErrorCode.NOT_SEATED)
             if table.status is TableStatus.LOBBY:
                 if user_id == table.host_id:
-                    raise ServiceError("host_cannot_leave")
+                    raise ServiceError(ServiceErrorCode.HOST_CANNOT_LEAVE)
                 table.seats[seat] = SeatInfo()
                 await self._save(table)
                 await self._emit(LobbyChanged(table))
                 return seat
             if not table.running:
-                raise ServiceError("not_playing")
+                raise ServiceError(ServiceErrorCode.NOT_PLAYING)
             old = table.seats[seat]
             table.seats[seat] = SeatInfo(SeatKind.AI, None, "", table.settings.ai_level)
             await self._save(table)
@@ -435,12 +427,12 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
-                raise ServiceError("not_lobby")
+                raise ServiceError(ServiceErrorCode.NOT_LOBBY)
             if table.seat_of(user_id) is None:
-                raise ServiceError("not_seated")
+                raise ServiceError(ServiceErrorCode.NOT_SEATED)
             empty = [s for s in SEATS if table.seats[s].kind is SeatKind.EMPTY]
             if not empty:
-                raise ServiceError("table_full")
+                raise ServiceError(ServiceErrorCode.TABLE_FULL)
             table.seats[empty[0]] = SeatInfo(SeatKind.AI, None, "", level or table.settings.ai_level)
             await self._save(table)
             await self._emit(LobbyChanged(table))
@@ -450,9 +442,9 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
-                raise ServiceError("not_lobby")
+                raise ServiceError(ServiceErrorCode.NOT_LOBBY)
             if user_id != table.host_id:
-                raise ServiceError("not_host")
+                raise ServiceError(ServiceErrorCode.NOT_HOST)
             for seat in SEATS:
                 if table.seats[seat].kind is SeatKind.EMPTY:
                     table.seats[seat] = SeatInfo(SeatKind.AI, None, "", table.settings.ai_level)
@@ -464,11 +456,11 @@ class TableService:
 
     async def set_delivery(self, table_id: int, user_id: int, delivery: str) -> None:
         if delivery not in ("dm", "thread"):
-            raise ServiceError("bad_setting", {"key": "delivery", "choices": "dm, thread"})
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "delivery", "choices": "dm, thread"})
         table = self.get(table_id)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise ServiceError("not_seated")
+            raise ServiceError(ServiceErrorCode.NOT_SEATED)
         table.seats[seat].delivery = delivery
         await self._save(table)
 
@@ -480,12 +472,12 @@ class TableService:
 
     def _check_playing(self, table: Table, user_id: int) -> Seat:
         if table.status is TableStatus.LOBBY:
-            raise ServiceError("not_started")
+            raise ServiceError(ServiceErrorCode.NOT_STARTED)
         if not table.running:
-            raise ServiceError("not_playing")
+            raise ServiceError(ServiceErrorCode.NOT_PLAYING)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise ServiceError("not_seated")
+            raise ServiceError(ServiceErrorCode.NOT_SEATED)
         return seat
 
     async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None) -> GameProgress:
@@ -497,16 +489,16 @@ class TableService:
             if game.to_act is not seat:
                 # A second click on a button this seat already used is stale; anything else is out of turn.
                 if version is not None and table.last_acted.get(seat, -1) >= version:
-                    raise ServiceError("stale")
+                    raise ServiceError(ServiceErrorCode.STALE)
                 if game.to_act is None:
-                    raise ServiceError("nobody_to_act")
+                    raise ServiceError(ServiceErrorCode.NOBODY_TO_ACT)
                 raise NotYourTurnError("not your turn", seat=seat.letter, code=ErrorCode.NOT_YOUR_TURN,
                                        params={"seat": game.to_act.letter, "name": table.name_of(game.to_act)})
             if version is not None and version != table.version:
-                raise ServiceError("stale")
+                raise ServiceError(ServiceErrorCode.STALE)
             info = table.seats[seat]
             if info.away:
-                raise ServiceError("away")
+                raise ServiceError(ServiceErrorCode.AWAY)
             acted_at = table.version
             progress = await self._apply(table, seat, action, Actor.HUMAN, user_id)
             table.last_acted[seat] = acted_at
@@ -520,14 +512,14 @@ class TableService:
         async with table.lock:
             seat = self._check_playing(table, user_id)
             if version is not None and version != table.version:
-                raise ServiceError("stale")
+                raise ServiceError(ServiceErrorCode.STALE)
             hand = table.game.hand
             if table.game.can_claim() and hand is not None:
                 trick = hand.tricks[-1]
                 if seat.team is not trick.winner.team:
-                    raise ServiceError("claim_other_team", {"name": table.name_of(trick.winner)})
+                    raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(trick.winner)})
                 if any(t == trick.index and s.team is seat.team for t, s in hand.claims):
-                    raise ServiceError("already_claimed")
+                    raise ServiceError(ServiceErrorCode.ALREADY_CLAIMED)
             progress = await self._apply(table, seat, Claim(seat), Actor.HUMAN, user_id)
             self._schedule(table)
             return progress
@@ -539,7 +531,7 @@ class TableService:
             seat = self._check_playing(table, user_id)
             info = table.seats[seat]
             if not info.away:
-                raise ServiceError("not_away")
+                raise ServiceError(ServiceErrorCode.NOT_AWAY)
             info.away = False
             info.misses = 0
             await self._save(table)
@@ -557,21 +549,22 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             if not table.running:
-                raise ServiceError("not_playing")
+                raise ServiceError(ServiceErrorCode.NOT_PLAYING)
             if table.seat_of(user_id) is not None:
-                raise ServiceError("already_seated", {"seat": table.seat_of(user_id)})
+                raise ServiceError(ServiceErrorCode.ALREADY_SEATED, {"seat": table.seat_of(user_id)})
             if table.pending_seat_of(user_id) is not None:
-                raise ServiceError("already_reserved", {"seat": table.pending_seat_of(user_id)})
+                raise ServiceError(ServiceErrorCode.ALREADY_RESERVED, {"seat": table.pending_seat_of(user_id)})
             ai_seats = [s for s in SEATS if table.seats[s].kind is SeatKind.AI]
             if seat is None:
                 open_seats = [s for s in ai_seats if table.seats[s].pending_user_id is None]
                 if not open_seats:
-                    raise ServiceError("no_ai_seat")
+                    raise ServiceError(ServiceErrorCode.NO_AI_SEAT)
                 seat = open_seats[0]
             elif seat not in ai_seats:
-                raise ServiceError("seat_taken", {"seat": seat, "name": table.name_of(seat)})
+                raise ServiceError(ServiceErrorCode.SEAT_TAKEN, {"seat": seat, "name": table.name_of(seat)})
             elif table.seats[seat].pending_user_id is not None:
-                raise ServiceError("seat_reserved", {"seat": seat, "name": table.seats[seat].pending_name})
+                raise ServiceError(ServiceErrorCode.SEAT_RESERVED,
+                                   {"seat": seat, "name": table.seats[seat].pending_name})
             info = table.seats[seat]
             info.pending_user_id, info.pending_name, info.pending_delivery = user_id, name, _delivery(delivery)
             now = self._between_hands(table)
@@ -618,14 +611,14 @@ class TableService:
             if table is not None:
                 self.tables[table.id] = table
         if table is None:
-            raise ServiceError("no_table", {"table": table_id})
+            raise ServiceError(ServiceErrorCode.NO_TABLE, {"table": table_id})
         async with table.lock:
             if table.status is not TableStatus.FINISHED:
-                raise ServiceError("not_finished")
+                raise ServiceError(ServiceErrorCode.NOT_FINISHED)
             if table.seat_of(user_id) is None:
-                raise ServiceError("not_seated")
+                raise ServiceError(ServiceErrorCode.NOT_SEATED)
             if table.rematch_id is not None:
-                raise ServiceError("rematch_exists", {"table": table.rematch_id})
+                raise ServiceError(ServiceErrorCode.REMATCH_EXISTS, {"table": table.rematch_id})
             seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
                               dm_channel_id=info.dm_channel_id) for info in table.seats]
             new = Table(id=0, host_id=user_id, settings=table.settings, seed=self.new_seed(),
@@ -654,11 +647,11 @@ class TableService:
         table = self.get(table_id)
         async with table.lock:
             if table.status in (TableStatus.FINISHED, TableStatus.STOPPED):
-                raise ServiceError("not_playing")
+                raise ServiceError(ServiceErrorCode.NOT_PLAYING)
             humans = {info.user_id for _, info in table.humans()}
             if not (can_manage or user_id == table.host_id):
                 if user_id not in humans:
-                    raise ServiceError("not_allowed_stop")
+                    raise ServiceError(ServiceErrorCode.NOT_ALLOWED_STOP)
                 table.stop_votes.add(user_id)
                 if len(table.stop_votes) * 2 <= len(humans):
                     return False
@@ -673,7 +666,7 @@ class TableService:
         table = self.get(table_id)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise ServiceError("not_seated")
+            raise ServiceError(ServiceErrorCode.NOT_SEATED)
         return table, seat, table.view(seat)
 
     def find_user_table(self, user_id: int, channel_id: int | None = None) -> Table:
@@ -686,8 +679,8 @@ class TableService:
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
-            raise ServiceError("not_seated_anywhere")
-        raise ServiceError("which_table")
+            raise ServiceError(ServiceErrorCode.NOT_SEATED_ANYWHERE)
+        raise ServiceError(ServiceErrorCode.WHICH_TABLE)
 
     def table_in_channel(self, channel_id: int | None) -> Table | None:
         for table in self.tables.values():

@@ -9,13 +9,13 @@ import pytest
 
 from bot.store.codec import record_of
 from bot.store.sqlite import SqliteStore, migrations
+from bot.tables.errors import ServiceError
 from bot.tables.service import (
     Actor,
     GameProgress,
     SeatAway,
     SeatKind,
     ServiceConfig,
-    ServiceError,
     ServiceEvent,
     TableService,
     TableSettings,

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.discord_app.announcer import names_of, theme_of
 from bot.discord_app.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
-from bot.tables.service import ServiceError
+from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.texts.catalog import card_label, parse_card_text, t
 from engine.cards import Card
 
@@ -37,7 +37,7 @@ async def hand(interaction: discord.Interaction[Any], delivery: str | None = Non
             await send_hand_ephemeral(interaction, table.id)
             return
         if delivery not in ("dm", "thread"):
-            raise ServiceError("bad_setting", {"key": "delivery", "choices": "dm, thread"})
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "delivery", "choices": "dm, thread"})
         await bot.store.set_user_delivery(interaction.user.id, delivery)
         try:
             table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
@@ -106,7 +106,7 @@ async def hint(interaction: discord.Interaction[Any]) -> None:
         table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
         _, _, view = bot.service.view_for(table.id, interaction.user.id)
         if not view.my_turn or not view.legal:
-            raise ServiceError("no_hint")
+            raise ServiceError(ServiceErrorCode.NO_HINT)
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The strong player thinks for a while: in the AI workers, never on the event loop.
         await interaction.followup.send(await bot.thinker.hint(view, lang), ephemeral=True)

@@ -20,7 +20,8 @@ from bot.discord_app.handlers import (
     take_seat_now,
     user_lang,
 )
-from bot.tables.service import AI_LEVELS, FELTS, LANGUAGES, ServiceError, TableSettings, TableStatus
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.service import AI_LEVELS, FELTS, LANGUAGES, TableSettings, TableStatus
 from bot.texts.catalog import explain_rules, parse_seat, t
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ async def settings(interaction: discord.Interaction[Any], rules: str | None = No
 
     async def work() -> None:
         if interaction.guild_id is None:
-            raise ServiceError("not_here")
+            raise ServiceError(ServiceErrorCode.NOT_HERE)
         base = await guild_defaults(bot, interaction.guild_id, lang)
         new = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
         await bot.store.set_guild_defaults(interaction.guild_id, new)
@@ -174,7 +175,7 @@ async def join(interaction: discord.Interaction[Any], seat: str | None = None) -
     async def work() -> None:
         chosen = parse_seat(seat) if seat else None
         if seat and chosen is None:
-            raise ServiceError("bad_seat", {"text": seat})
+            raise ServiceError(ServiceErrorCode.BAD_SEAT, {"text": seat})
         table = bot.service.table_in_channel(interaction.channel_id)
         if table is not None:
             await take_seat_now(interaction, table.id, chosen)
@@ -182,7 +183,7 @@ async def join(interaction: discord.Interaction[Any], seat: str | None = None) -
         lobbies = [tb for tb in bot.service.tables.values()
                    if tb.status is TableStatus.LOBBY and tb.channel_id == interaction.channel_id]
         if len(lobbies) != 1:
-            raise ServiceError("no_table_here")
+            raise ServiceError(ServiceErrorCode.NO_TABLE_HERE)
         lobby = lobbies[0]
         await reply(interaction, await sit_down(interaction, lobby.id, chosen))
 
