@@ -27,20 +27,18 @@ from bot.discord_app.views import (
     rows_of,
     view_of,
 )
-from bot.tables.service import (
+from bot.tables.events import (
     GameProgress,
     LobbyChanged,
     SeatAway,
     SeatChanged,
-    SeatKind,
     ServiceEvent,
-    Table,
     TableRestored,
     TableStarted,
-    TableStatus,
     TableStopped,
     TurnReminder,
 )
+from bot.tables.model import Delivery, SeatKind, Table, TableStatus
 from bot.texts.catalog import action_text, seat_name, settings_line, suit_name, t, team_word
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
@@ -315,21 +313,21 @@ class Announcer:
         table = event.table
         lang = table.settings.language
         names = names_of(table)
-        if event.reason == "left":
+        if event.change == "left":
             text = t("seat.left", lang, name=f"<@{event.user_id}>", seat=seat_name(event.seat, lang))
-        elif event.reason == "back":
+        elif event.change == "back":
             text = t("seat.back", lang, name=names[event.seat])
-        elif event.reason == "will_take_over":
+        elif event.change == "will_take_over":
             text = t("seat.will_take_over", lang, name=f"<@{event.user_id}>", seat=seat_name(event.seat, lang))
         else:
             text = t("seat.took_over", lang, name=names[event.seat], seat=seat_name(event.seat, lang))
         await self.post(table, text)
-        if event.reason in ("left", "took_over", "will_take_over"):
+        if event.change in ("left", "took_over", "will_take_over"):
             await self.update_table_message(table)  # names on the image; the take-over button
         hand = table.game.hand
-        if event.reason != "will_take_over" and hand is not None and table.game.phase is not Phase.DEAL:
+        if event.change != "will_take_over" and hand is not None and table.game.phase is not Phase.DEAL:
             await self.send_hand(table, event.seat)
-        if event.reason in ("back", "took_over"):
+        if event.change in ("back", "took_over"):
             await self.prompt(table)
 
     async def on_progress(self, event: GameProgress) -> None:
@@ -552,7 +550,7 @@ class Announcer:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 log.warning("table %s: cannot DM seat %s: %s", table.id, seat, error)
-            info.delivery = "thread"
+            info.delivery = Delivery.THREAD
             await self.bot.service.save_discord(table)
             lang = table.settings.language
             await self.post(table, t("dm.closed", lang, mention=f"<@{info.user_id}>"),

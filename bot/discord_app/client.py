@@ -17,7 +17,8 @@ from bot.discord_app.cogs import EXTENSIONS, make_group
 from bot.discord_app.config import BotConfig
 from bot.discord_app.views import DYNAMIC_ITEMS
 from bot.store.sqlite import SqliteStore
-from bot.tables.service import ChooseFn, ServiceConfig, TableService
+from bot.tables.driver import ChooseFn
+from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
 from bot.texts.catalog import COMMAND_TEXTS, Translator, permission_name, t
 

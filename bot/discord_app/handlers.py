@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_app.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.service import Table, TableStatus
+from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import error_text, illegal_text, lang_of, seat_name, t
 from engine.actions import Call
 from engine.cards import Card, Seat
@@ -198,7 +198,7 @@ async def dm_notice(interaction: discord.Interaction[Any], table_id: int) -> str
         if error.code != DM_CLOSED:
             log.warning("table %s: cannot DM user %s: %s", table.id, interaction.user.id, error)
             return ""
-        await bot.service.set_delivery(table_id, interaction.user.id, "thread")
+        await bot.service.set_delivery(table_id, interaction.user.id, Delivery.THREAD)
         return t("dm.closed_private", lang)
     except discord.HTTPException:
         log.warning("table %s: could not DM user %s", table.id, interaction.user.id)
@@ -215,9 +215,9 @@ async def sit_down(interaction: discord.Interaction[Any], table_id: int, seat: S
     return (t("joined", lang, seat=seat_name(placed, lang)) + "\n" + notice).strip()
 
 
-async def preferred_delivery(interaction: discord.Interaction[Any]) -> str:
+async def preferred_delivery(interaction: discord.Interaction[Any]) -> Delivery:
     """Where this user wants their private hand (``/klaverjas hand delivery:``); DM unless they chose."""
-    return await bot_of(interaction).store.user_delivery(interaction.user.id) or "dm"
+    return await bot_of(interaction).store.user_delivery(interaction.user.id) or Delivery.DM
 
 
 async def seat_choice(interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> None:

@@ -1,8 +1,8 @@
-"""Actions to and from the small JSON form the store keeps, and the game record built from them.
+"""Actions to and from the small JSON form the store keeps.
 
-The stored form maps 1:1 onto ``klaverjas-record/1`` (see ``record_of``): a deal keeps its dealer and
-the four hands in card notation, a turn its suit, a call its record value, a card its notation, a
-claim its seat.
+The stored form maps 1:1 onto ``klaverjas-record/1`` (``engine.record.export_record``): a deal keeps
+its dealer and the four hands in card notation, a turn its suit, a call its record value, a card its
+notation, a claim its seat.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 
 from engine.actions import Action, Call, Claim, Deal, TurnUp
 from engine.cards import SEATS, Card, Seat, Suit
-from engine.game import Game
 
 
 def encode_action(action: Action) -> tuple[str, str]:
@@ -45,38 +44,3 @@ def decode_action(kind: str, data: str) -> Action:
     if kind == "claim":
         return Claim(Seat.parse(value))
     raise ValueError(f"unknown stored action kind {kind!r}")
-
-
-def record_of(game: Game) -> dict[str, object]:
-    """The game's ``klaverjas-record/1`` object; the engine's exporter when it is there."""
-    try:
-        from engine.record import export_record
-    except ImportError:  # the engine's exporter is optional for the bot: build the same object here
-        return _record_from_actions(game)
-    return export_record(game)
-
-
-def _record_from_actions(game: Game) -> dict[str, object]:
-    hands: list[dict[str, Any]] = []
-    for action in game.actions:
-        if isinstance(action, Deal):
-            hand: dict[str, Any] = {
-                "dealer": action.dealer.letter,
-                "deal": {seat.letter: [c.notation for c in action.cards(seat)] for seat in SEATS},
-            }
-            if game.rules.bidding.value == "draaien":
-                hand["turned"] = []
-            hand["bids"] = []
-            hand["plays"] = []
-            if game.rules.roem.value == "declared":
-                hand["claims"] = []
-            hands.append(hand)
-        elif isinstance(action, TurnUp):
-            hands[-1]["turned"].append(action.suit.letter)
-        elif isinstance(action, Call):
-            hands[-1]["bids"].append(action.value)
-        elif isinstance(action, Card):
-            hands[-1]["plays"].append(action.notation)
-        elif isinstance(action, Claim):
-            hands[-1]["claims"].append({"trick": len(hands[-1]["plays"]) // 4 - 1, "seat": action.seat.letter})
-    return {"format": "klaverjas-record/1", "rules": game.rules.to_dict(), "hands": hands}

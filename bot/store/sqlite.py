@@ -1,6 +1,6 @@
 """SQLite persistence through aiosqlite: tables, seats, actions, Discord facts, server defaults.
 
-WAL mode; the numbered scripts in ``bot/migrations`` are applied at start in one transaction and
+WAL mode; the numbered scripts in ``bot/store/migrations`` are applied at start in one transaction and
 ``PRAGMA user_version`` remembers how far the database is. Every action is committed before the
 service announces it, so a restart replays exactly what players saw acknowledged.
 """
@@ -16,10 +16,12 @@ from typing import Any
 import aiosqlite
 
 from bot.store.codec import decode_action, encode_action
-from bot.tables.service import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
+from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from engine.actions import Action
+from engine.ai.players import Level
 from engine.cards import SEATS, Seat
 from engine.game import Game
+from engine.record import export_record
 
 DEFAULT_PATH = Path("data/klaverjas.sqlite3")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -141,9 +143,9 @@ class SqliteStore:
             "INSERT OR REPLACE INTO seats (table_id, seat, kind, user_id, name, ai_level, away, misses, delivery, "
             "dm_channel_id, hand_message_id, pending_user_id, pending_name, pending_delivery) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level, int(info.away),
-              info.misses, info.delivery, info.dm_channel_id, info.hand_message_id, info.pending_user_id,
-              info.pending_name, info.pending_delivery)
+            [(table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value, int(info.away),
+              info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id, info.pending_user_id,
+              info.pending_name, info.pending_delivery.value)
              for seat, info in zip(SEATS, table.seats, strict=True)])
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
@@ -180,10 +182,10 @@ class SqliteStore:
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():
                 table.seats[Seat.parse(seat_row["seat"])] = SeatInfo(
-                    SeatKind(seat_row["kind"]), seat_row["user_id"], seat_row["name"], seat_row["ai_level"],
-                    bool(seat_row["away"]), seat_row["misses"], seat_row["delivery"], seat_row["dm_channel_id"],
-                    seat_row["hand_message_id"], seat_row["pending_user_id"], seat_row["pending_name"],
-                    seat_row["pending_delivery"])
+                    SeatKind(seat_row["kind"]), seat_row["user_id"], seat_row["name"], Level(seat_row["ai_level"]),
+                    bool(seat_row["away"]), seat_row["misses"], Delivery(seat_row["delivery"]),
+                    seat_row["dm_channel_id"], seat_row["hand_message_id"], seat_row["pending_user_id"],
+                    seat_row["pending_name"], Delivery(seat_row["pending_delivery"]))
         return table
 
     async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]:
@@ -207,15 +209,15 @@ class SqliteStore:
         await self.db.execute("INSERT OR REPLACE INTO guild_settings (guild_id, settings) VALUES (?, ?)",
                               (guild_id, json.dumps(settings.to_dict())))
 
-    async def user_delivery(self, user_id: int) -> str | None:
-        """Where this user wants their private hand ("dm" or "thread"); None when they never said."""
+    async def user_delivery(self, user_id: int) -> Delivery | None:
+        """Where this user wants their private hand; None when they never said."""
         async with self.db.execute("SELECT delivery FROM user_prefs WHERE user_id = ?", (user_id,)) as cursor:
             row = await cursor.fetchone()
-        return str(row["delivery"]) if row is not None else None
+        return Delivery(row["delivery"]) if row is not None else None
 
-    async def set_user_delivery(self, user_id: int, delivery: str) -> None:
+    async def set_user_delivery(self, user_id: int, delivery: Delivery) -> None:
         await self.db.execute("INSERT OR REPLACE INTO user_prefs (user_id, delivery) VALUES (?, ?)",
-                              (user_id, delivery))
+                              (user_id, delivery.value))
 
     async def get_meta(self, key: str) -> str | None:
         async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
@@ -227,11 +229,9 @@ class SqliteStore:
 
     async def record(self, table_id: int) -> dict[str, Any]:
         """The stored game of a table as a ``klaverjas-record/1`` object."""
-        from bot.store.codec import record_of
-
         table = await self.load_table(table_id)
         if table is None:
             raise StoreError(f"no table {table_id} in {self.path}")
         game = Game(table.rules)
         game.apply_all(action for action, _ in await self.actions(table_id))
-        return dict(record_of(game))
+        return export_record(game)

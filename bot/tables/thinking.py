@@ -21,7 +21,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.texts.language import Language
 from engine.actions import Call
+from engine.ai.hints import hint
+from engine.ai.players import Level, make_player
 from engine.cards import Card
 from engine.view import SeatView
 
@@ -30,14 +33,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def warm_up() -> bool:
-    """Compile (or load from numba's cache) the strong player's solver; False when it is not installed."""
-    try:
-        from engine.ai.pimc import warm_up as pimc_warm_up
-    except ImportError:
-        return False
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the strong player's solver."""
+    # Imported here: numba and the solver take a second to load, and only warming needs them this early.
+    from engine.ai.pimc import warm_up as pimc_warm_up
+
     pimc_warm_up()
-    return True
 
 
 def _init_worker(warm: bool) -> None:
@@ -52,19 +53,13 @@ def _ping() -> int:
     return os.getpid()
 
 
-def choose_action(level: str, seed: int, view: SeatView) -> Card | Call:
+def choose_action(level: Level, seed: int, view: SeatView) -> Card | Call:
     """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
-    try:
-        from engine.ai.players import make_player
-    except ImportError:  # the AI package is optional: the first legal action
-        return view.legal[0]
     return make_player(level, seed).choose(view)
 
 
-def hint_message(view: SeatView, lang: str) -> str:
+def hint_message(view: SeatView, lang: Language) -> str:
     """The strong player's choice for ``view`` and its reason, in ``lang``."""
-    from engine.ai.hints import hint
-
     return hint(view).message(lang)
 
 
@@ -103,10 +98,10 @@ class Thinker:
             assert fresh is not None
             return await asyncio.get_running_loop().run_in_executor(fresh, fn, *args)
 
-    async def choose(self, level: str, seed: int, view: SeatView) -> Card | Call:
+    async def choose(self, level: Level, seed: int, view: SeatView) -> Card | Call:
         return await self.run(choose_action, level, seed, view)
 
-    async def hint(self, view: SeatView, lang: str) -> str:
+    async def hint(self, view: SeatView, lang: Language) -> str:
         return await self.run(hint_message, view, lang)
 
     async def start(self) -> None:

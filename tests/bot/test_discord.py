@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from harness import CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 
-from bot.store.codec import record_of
-from bot.tables.service import TableStatus
+from bot.tables.model import TableStatus
+from engine.record import export_record
 
 ANNA = User(1001, "Anna")
 BERT = User(1002, "Bert")
@@ -145,7 +145,7 @@ async def test_one_human_with_three_ai_players(tmp_path: Path, workers: int) -> 
         assert any("Trick 8" in m.content and m.attachments == ["trick.png"] for m in thread)
         assert any(m.attachments == ["sheet.png"] for m in thread)
         assert any(" win " in m.content or "draw" in m.content.lower() for m in thread)
-        assert record_of(table.game) == await h.bot.store.record(table_id)
+        assert export_record(table.game) == await h.bot.store.record(table_id)
         assert (h.bot.thinker.pool is not None) == bool(workers)
 
 

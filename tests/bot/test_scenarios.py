@@ -9,7 +9,8 @@ from pathlib import Path
 from harness import ALL_PERMISSIONS, CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 from test_discord import ANNA, BERT, CHRIS, SEED, enabled_cards, hand_message, lobby, open_table, play_to_end, play_turn
 
-from bot.tables.service import SeatKind, ServiceConfig, TableStatus
+from bot.tables.model import SeatKind, TableStatus
+from bot.tables.service import ServiceConfig
 from engine.cards import Card, Seat
 
 EVA = User(1005, "Eva")

@@ -7,25 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.codec import record_of
 from bot.store.sqlite import SqliteStore, migrations
 from bot.tables.errors import ServiceError
-from bot.tables.service import (
-    Actor,
-    GameProgress,
-    SeatAway,
-    SeatKind,
-    ServiceConfig,
-    ServiceEvent,
-    TableService,
-    TableSettings,
-    TableStatus,
-    TurnReminder,
-)
+from bot.tables.events import GameProgress, SeatAway, ServiceEvent, TurnReminder
+from bot.tables.model import Actor, SeatKind, TableSettings, TableStatus
+from bot.tables.service import ServiceConfig, TableService
 from engine.actions import Call
 from engine.cards import Card, Seat
 from engine.errors import IllegalActionError, NotYourTurnError
 from engine.game import Phase
+from engine.record import export_record
 from engine.settings import Rules
 from engine.view import SeatView
 
@@ -81,7 +72,7 @@ async def test_one_human_three_ai_plays_a_match_and_stores_it(tmp_path: Path) ->
         assert table.status is TableStatus.FINISHED
         assert len(table.game.results) == 2
         stored = await store.record(table.id)
-        assert stored == record_of(table.game)
+        assert stored == export_record(table.game)
         versions = [e.version for e in events if isinstance(e, GameProgress)]
         assert versions == list(range(1, table.version + 1))
         await service.close()
@@ -207,7 +198,7 @@ async def test_restart_replays_every_stored_action(tmp_path: Path) -> None:
         other = await plain.create_table(host_id=HOST, host_name="Anna", settings=settings(1), seed=9)
         await plain.start(other.id, HOST)
         await play_out(plain, other.id, {Seat.S: HOST})
-        assert record_of(other.game) == await store.record(restored.id)
+        assert export_record(other.game) == await store.record(restored.id)
         await service.close()
         await plain.close()
 

@@ -14,7 +14,9 @@ from discord.ext import commands
 from bot.discord_app.announcer import names_of, theme_of
 from bot.discord_app.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
 from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
+from bot.texts.language import Language
 from engine.cards import Card
 
 if TYPE_CHECKING:
@@ -36,16 +38,15 @@ async def hand(interaction: discord.Interaction[Any], delivery: str | None = Non
             table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
             await send_hand_ephemeral(interaction, table.id)
             return
-        if delivery not in ("dm", "thread"):
-            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "delivery", "choices": "dm, thread"})
-        await bot.store.set_user_delivery(interaction.user.id, delivery)
+        chosen = choice_of(Delivery, delivery, "delivery")
+        await bot.store.set_user_delivery(interaction.user.id, chosen)
         try:
             table = bot.service.find_user_table(interaction.user.id, interaction.channel_id)
         except ServiceError:
             where = t("delivery.where_" + delivery, lang)
             await reply(interaction, t("delivery.saved", lang, where=where))
             return
-        await bot.service.set_delivery(table.id, interaction.user.id, delivery)
+        await bot.service.set_delivery(table.id, interaction.user.id, chosen)
         seat = table.seat_of(interaction.user.id)
         if delivery == "thread":
             await send_hand_ephemeral(interaction, table.id, note=t("delivery.thread", lang))
@@ -109,7 +110,7 @@ async def hint(interaction: discord.Interaction[Any]) -> None:
             raise ServiceError(ServiceErrorCode.NO_HINT)
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The strong player thinks for a while: in the AI workers, never on the event loop.
-        await interaction.followup.send(await bot.thinker.hint(view, lang), ephemeral=True)
+        await interaction.followup.send(await bot.thinker.hint(view, Language.of(lang)), ephemeral=True)
 
     await guarded(interaction, None, work)
 

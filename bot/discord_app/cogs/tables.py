@@ -21,8 +21,11 @@ from bot.discord_app.handlers import (
     user_lang,
 )
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.service import AI_LEVELS, FELTS, LANGUAGES, TableSettings, TableStatus
+from bot.tables.model import TableSettings, TableStatus
 from bot.texts.catalog import explain_rules, parse_seat, t
+from bot.texts.language import Language
+from engine.ai.players import Level
+from rendering.theme import FELTS
 
 if TYPE_CHECKING:
     from bot.discord_app.client import KlaverjasBot
@@ -51,9 +54,9 @@ SETTING_CHOICES = {
     "bidding": _choices(("vrij", "verplicht", "draaien")),
     "roem": _choices(("auto", "declared")),
     "stuk": _choices(("trick", "held")),
-    "ai": _choices(AI_LEVELS),
+    "ai": _choices(tuple(level.value for level in Level)),
     "theme": _choices(tuple(FELTS)),
-    "language": _choices(LANGUAGES),
+    "language": _choices(tuple(language.value for language in Language)),
 }
 
 
@@ -66,7 +69,7 @@ def settings_from(base: TableSettings, rules: str | None, undertrump: str | None
 
 async def guild_defaults(bot: KlaverjasBot, guild_id: int | None, lang: str) -> TableSettings:
     stored = await bot.store.guild_defaults(guild_id) if guild_id is not None else None
-    return stored if stored is not None else TableSettings(language=lang)
+    return stored if stored is not None else TableSettings(language=Language.of(lang))
 
 
 @app_commands.command(name=_("start"), description=_("Open a Klaverjas table in this channel"))

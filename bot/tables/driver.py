@@ -1,0 +1,248 @@
+"""What happens at a table without a click: deals and turned suits, AI turns, AI roem claims, and the
+turn timer that reminds a human and then lets the AI play for them.
+
+One driver task per running table, started afresh for every new state (``schedule``). Chance and AI
+choices are seeded by the table's seed and the position only, so a restarted bot plays on identically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.tables.events import SeatAway, SeatChange, SeatChanged, TurnReminder
+from bot.tables.model import Actor, SeatInfo, SeatKind, Table
+from bot.tables.registry import TableRegistry
+from bot.tables.thinking import Thinker
+from engine.actions import Action, Call, Claim, TurnUp
+from engine.ai.players import Level
+from engine.cards import SEATS, Card, Seat
+from engine.errors import IllegalActionError
+from engine.game import Phase, random_deal
+from engine.view import SeatView
+
+log = logging.getLogger(__name__)
+
+MISSES_BEFORE_AWAY = 2
+
+ChooseFn = Callable[[Level, int, SeatView], Card | Call]
+
+
+@dataclass
+class ServiceConfig:
+    ai_pause: float = 1.0  # seconds before an AI acts, so people can follow
+    deal_pause: float = 2.0  # seconds between a hand's end and the next deal
+    turn_time: float = 120.0  # seconds a human has for a turn; reminded at half time
+
+
+class TableDriver:
+    def __init__(self, registry: TableRegistry, config: ServiceConfig, thinker: Thinker,
+                 choose: ChooseFn | None = None) -> None:
+        self.registry = registry
+        self.config = config
+        self.thinker = thinker
+        self.choose = choose  # a replacement chooser (tests), run in a thread; else the thinker decides
+        self._closed = False
+
+    # ------------------------------------------------------------ tasks
+
+    def schedule(self, table: Table) -> None:
+        """(Re)start the table's driver for the state it is in now."""
+        if self._closed:
+            return
+        current = asyncio.current_task()
+        old = table.task
+        if old is not None and old is not current and not old.done() and not table.task_locked:
+            old.cancel()
+        if not table.running:
+            table.task = None
+            return
+        table.task = asyncio.get_running_loop().create_task(self._drive(table, table.version),
+                                                            name=f"table-{table.id}")
+
+    def halt(self, table: Table) -> None:
+        """Stop the table's driver now, unless it is applying an action or is the caller."""
+        if table.task is not None and not table.task_locked and table.task is not asyncio.current_task():
+            table.task.cancel()
+
+    async def close(self) -> None:
+        """Stop every driver task (the store keeps everything needed to continue)."""
+        self._closed = True
+        tasks = [t.task for t in self.registry.tables.values() if t.task is not None and not t.task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def idle(self, timeout: float = 30.0) -> None:
+        """Wait until no table has a driver that is about to act (tests use this)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            busy = [t for t in self.registry.tables.values() if t.lock.locked() or (
+                t.task is not None and not t.task.done() and self._will_act(t))]
+            if not busy:
+                return
+            if loop.time() > deadline:
+                raise TimeoutError("tables still busy: " + ", ".join(str(t.id) for t in busy))
+            await asyncio.sleep(0.01)
+
+    def _will_act(self, table: Table) -> bool:
+        game = table.game
+        if not table.running:
+            return False
+        if game.phase in (Phase.DEAL, Phase.TURN_UP) or self._pending_ai_claim(table) is not None:
+            return True
+        return game.to_act is not None and table.seats[game.to_act].ai_plays
+
+    # ------------------------------------------------------------ one step per state
+
+    async def _drive(self, table: Table, version: int) -> None:
+        try:
+            await self._step(table, version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: driver failed", table.id)
+
+    async def _step(self, table: Table, version: int) -> None:
+        game = table.game
+        claimer = self._pending_ai_claim(table)
+        if claimer is not None:
+            await asyncio.sleep(self.config.ai_pause)
+            await self._apply(table, version, claimer, Claim(claimer), Actor.AI)
+        elif game.phase is Phase.OVER:
+            return
+        elif game.phase is Phase.DEAL:
+            await self._deal(table, version)
+        elif game.phase is Phase.TURN_UP:
+            await self._turn_up(table, version)
+        else:
+            seat = game.to_act
+            assert seat is not None
+            if table.seats[seat].ai_plays:
+                await self._ai_turn(table, version, seat)
+            else:
+                await self._timed_turn(table, version, seat)
+
+    def _pending_ai_claim(self, table: Table) -> Seat | None:
+        """Declared roem: an AI seat of the team that won roem in the last trick claims it."""
+        game = table.game
+        hand = game.hand
+        if hand is None or not game.can_claim():
+            return None
+        trick = hand.tricks[-1]
+        if not trick.roem or any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims):
+            return None
+        for seat in trick.winner.team.seats:
+            if table.seats[seat].ai_plays:
+                return seat
+        return None
+
+    @staticmethod
+    def _chance(table: Table, version: int) -> random.Random:
+        return random.Random(f"{table.seed}:{version}")  # stable across restarts: seed and position only
+
+    async def _deal(self, table: Table, version: int) -> None:
+        game = table.game
+        await asyncio.sleep(self.config.deal_pause if game.hands else 0)
+        async with table.lock:
+            if table.version != version or not table.running:
+                return
+            table.task_locked = True
+            try:
+                await self._seat_reserved_takers(table)
+            finally:
+                table.task_locked = False
+        following = game.next_dealer
+        rng = self._chance(table, version)
+        dealer = following if following is not None else SEATS[rng.randrange(4)]
+        await self._apply(table, version, None, random_deal(rng, dealer), Actor.CHANCE)
+
+    async def _seat_reserved_takers(self, table: Table) -> None:
+        """Between hands: the reserved AI seats go to the people who asked for them. Caller holds the lock."""
+        taken = [seat for seat in SEATS if table.seats[seat].kind is SeatKind.AI
+                 and table.seats[seat].pending_user_id is not None]
+        if not taken:
+            return
+        for seat in taken:
+            table.hand_over_pending(seat)
+        await self.registry.save(table)
+        for seat in taken:
+            await self.registry.emit(SeatChanged(table, seat, SeatChange.TOOK_OVER, table.seats[seat].user_id))
+
+    async def _turn_up(self, table: Table, version: int) -> None:
+        suits = table.game.turnable_suits()
+        rng = self._chance(table, version)
+        await self._apply(table, version, None, TurnUp(suits[rng.randrange(len(suits))]), Actor.CHANCE)
+
+    async def _ai_turn(self, table: Table, version: int, seat: Seat) -> None:
+        await asyncio.sleep(self.config.ai_pause)
+        choice = await self._think(table, seat, version)
+        await self._apply(table, version, seat, choice, Actor.AI)
+
+    async def _timed_turn(self, table: Table, version: int, seat: Seat) -> None:
+        """A human's turn: remind at half time, let the AI play it at expiry."""
+        info = table.seats[seat]
+        await asyncio.sleep(self.config.turn_time / 2)
+        if table.version != version or not table.running:
+            return
+        assert info.user_id is not None
+        await self.registry.emit(TurnReminder(table, seat, info.user_id))
+        await asyncio.sleep(self.config.turn_time / 2)
+        if table.version != version or not table.running:
+            return
+        choice = await self._think(table, seat, version)
+        async with table.lock:
+            if table.version != version or not table.running or table.seats[seat] is not info:
+                return
+            table.task_locked = True
+            try:
+                await self._play_for(table, seat, info, choice)
+            finally:
+                table.task_locked = False
+            self.schedule(table)
+
+    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Card | Call) -> None:
+        """The timer plays a human's turn; after too many misses in a row the AI keeps the seat."""
+        assert info.user_id is not None
+        info.misses += 1
+        went_away = info.misses >= MISSES_BEFORE_AWAY
+        if went_away:
+            info.away = True
+        await self.registry.save(table)
+        await self.registry.apply(table, seat, choice, Actor.TIMER, info.user_id)
+        if went_away:
+            await self.registry.emit(SeatAway(table, seat, info.user_id))
+
+    async def _think(self, table: Table, seat: Seat, version: int) -> Card | Call:
+        view = table.view(seat)
+        level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else Level.HARD
+        seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)
+        # Thinking may take a while (PIMC): never on the event loop, in a worker process when configured.
+        if self.choose is not None:
+            return await asyncio.to_thread(self.choose, level, seed, view)
+        return await self.thinker.choose(level, seed, view)
+
+    async def _apply(self, table: Table, version: int, seat: Seat | None, action: Action, actor: Actor) -> None:
+        async with table.lock:
+            if table.version != version or not table.running:
+                return  # someone acted meanwhile; a newer driver handles the new state
+            table.task_locked = True
+            try:
+                try:
+                    await self.registry.apply(table, seat, action, actor, None)
+                except IllegalActionError:
+                    log.exception("table %s: the AI chose an illegal action %r", table.id, action)
+                    legal = table.game.legal_actions()
+                    if not legal:
+                        raise
+                    await self.registry.apply(table, seat, legal[0], actor, None)
+            finally:
+                table.task_locked = False
+            self.schedule(table)

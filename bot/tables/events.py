@@ -1,0 +1,85 @@
+"""What the table service tells its subscribers, after the change is stored."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.tables.model import Actor, Table
+from engine.actions import Action
+from engine.cards import Seat
+from engine.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
+class TableStarted:
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
+class GameProgress:
+    """One applied action and what the engine said about it."""
+
+    table: Table
+    version: int  # the table's version after the action
+    seat: Seat | None
+    action: Action
+    actor: Actor
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReminder:
+    table: Table
+    seat: Seat
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAway:
+    """A human missed two turns in a row: the AI keeps the seat until they are back."""
+
+    table: Table
+    seat: Seat
+    user_id: int
+
+
+class SeatChange(StrEnum):
+    LEFT = "left"  # the AI took the seat over
+    BACK = "back"  # from away
+    TOOK_OVER = "took_over"  # someone took an AI seat
+    WILL_TAKE_OVER = "will_take_over"  # someone takes an AI seat at the next deal
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChanged:
+    """Someone left (the AI took over), came back, or took over an AI seat."""
+
+    table: Table
+    seat: Seat
+    change: SeatChange
+    user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableStopped:
+    table: Table
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRestored:
+    """The bot restarted and rebuilt this table from the store."""
+
+    table: Table
+
+
+ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped
+                | TableRestored)
+Subscriber = Callable[[ServiceEvent], Awaitable[None]]

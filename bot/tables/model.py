@@ -1,0 +1,187 @@
+"""A table as the service keeps it: settings, four seats, a status and the engine's game."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.texts.language import Language
+from engine.ai.players import Level
+from engine.cards import SEATS, Seat
+from engine.errors import KlaverjasError
+from engine.game import Game, Phase
+from engine.settings import Rules
+from engine.view import SeatView, seat_view
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+class SeatKind(StrEnum):
+    EMPTY = "empty"
+    HUMAN = "human"
+    AI = "ai"
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+
+
+class Actor(StrEnum):
+    """Who made an action happen: recorded with each action."""
+
+    HUMAN = "human"
+    AI = "ai"  # an AI seat, or an AI keeping an away player's seat
+    TIMER = "timer"  # a human's turn ran out and the AI played it
+    CHANCE = "chance"  # deals and turned suits
+
+
+class Delivery(StrEnum):
+    """Where a human's private hand goes."""
+
+    DM = "dm"
+    THREAD = "thread"
+
+
+def choice_of(kind: type[Choice], value: str, key: str) -> Choice:
+    """``value`` as a member of ``kind``; a setting the table refuses (``key`` names it) otherwise."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": key, "choices": ", ".join(kind)}) from None
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    kind: SeatKind = SeatKind.EMPTY
+    user_id: int | None = None
+    name: str = ""
+    ai_level: Level = Level.NORMAL
+    away: bool = False  # a human whose turns the AI plays until "I'm back"
+    misses: int = 0  # turns in a row that ran out
+    delivery: Delivery = Delivery.DM
+    dm_channel_id: int | None = None
+    hand_message_id: int | None = None
+    pending_user_id: int | None = None  # someone taking over this AI seat at the next deal
+    pending_name: str = ""
+    pending_delivery: Delivery = Delivery.DM
+
+    @property
+    def ai_plays(self) -> bool:
+        return self.kind is SeatKind.AI or (self.kind is SeatKind.HUMAN and self.away)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    rules: Rules = field(default_factory=Rules)
+    ai_level: Level = Level.NORMAL
+    felt: str = "green"  # a key of rendering.theme.FELTS
+    four_colour: bool = False
+    language: Language = Language.EN
+
+    def __post_init__(self) -> None:
+        # Options and stored rows arrive as text: checked here, once, and kept as enum members.
+        object.__setattr__(self, "ai_level", choice_of(Level, self.ai_level, "ai"))
+        object.__setattr__(self, "language", choice_of(Language, self.language, "language"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "ai_level": self.ai_level.value, "felt": self.felt,
+                "four_colour": self.four_colour, "language": self.language.value}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TableSettings:
+        data = data or {}
+        return cls(Rules.from_dict(data.get("rules")), data.get("ai_level", Level.NORMAL), data.get("felt", "green"),
+                   bool(data.get("four_colour", False)), data.get("language", Language.EN))
+
+    def with_changes(self, **changes: Any) -> TableSettings:
+        """Settings from text options (rules keys and ai_level/felt/four_colour/language); validated."""
+        rule_changes = {k: v for k, v in changes.items() if k in Rules.__slots__ and v is not None}
+        try:
+            rules = self.rules.with_changes(**rule_changes) if rule_changes else self.rules
+        except KlaverjasError as error:
+            raise ServiceError(ServiceErrorCode.BAD_RULES, {"reason": str(error)}) from None
+        felt = changes.get("felt") or self.felt
+        return TableSettings(rules, changes.get("ai_level") or self.ai_level, felt,
+                             bool(changes.get("four_colour", self.four_colour)),
+                             changes.get("language") or self.language)
+
+
+@dataclass(eq=False)
+class Table:
+    id: int
+    host_id: int
+    settings: TableSettings
+    seed: int
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    prompt_message_id: int | None = None  # the bidding buttons now in the thread
+    prompt_version: int | None = None  # the version those buttons were made for
+    rematch_id: int | None = None  # the table opened by Rematch after this one
+    status: TableStatus = TableStatus.LOBBY
+    seats: list[SeatInfo] = field(default_factory=lambda: [SeatInfo() for _ in SEATS])
+    game: Game = field(default_factory=Game)
+    actors: list[Actor] = field(default_factory=list)  # parallel to game.actions
+    stop_votes: set[int] = field(default_factory=set)
+    last_acted: dict[Seat, int] = field(default_factory=dict)  # version at each seat's last own action
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)  # the driver (bot.tables.driver)
+    task_locked: bool = False  # the driver is applying an action: do not cancel it
+
+    @property
+    def version(self) -> int:
+        """Grows by one per applied action; buttons carry it so stale clicks are refused."""
+        return len(self.game.actions)
+
+    @property
+    def rules(self) -> Rules:
+        return self.settings.rules
+
+    @property
+    def running(self) -> bool:
+        return self.status is TableStatus.PLAYING
+
+    @property
+    def between_hands(self) -> bool:
+        """Before the deal, or dealt but with no bid and no card yet: a seat may change hands now."""
+        hand = self.game.hand
+        return self.game.phase is Phase.DEAL or (hand is not None and not hand.bids and not hand.plays
+                                                 and self.game.phase is not Phase.PLAY)
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for seat in SEATS:
+            info = self.seats[seat]
+            if info.kind is SeatKind.HUMAN and info.user_id == user_id:
+                return seat
+        return None
+
+    def pending_seat_of(self, user_id: int) -> Seat | None:
+        for seat in SEATS:
+            if self.seats[seat].pending_user_id == user_id:
+                return seat
+        return None
+
+    def humans(self) -> list[tuple[Seat, SeatInfo]]:
+        return [(seat, self.seats[seat]) for seat in SEATS if self.seats[seat].kind is SeatKind.HUMAN]
+
+    def name_of(self, seat: Seat) -> str:
+        info = self.seats[seat]
+        return info.name or seat.letter
+
+    def view(self, seat: Seat) -> SeatView:
+        return seat_view(self.game, seat)
+
+    def hand_over_pending(self, seat: Seat) -> None:
+        """The person who reserved this AI seat sits in it now."""
+        info = self.seats[seat]
+        assert info.pending_user_id is not None
+        self.seats[seat] = SeatInfo(SeatKind.HUMAN, info.pending_user_id, info.pending_name,
+                                    delivery=info.pending_delivery)
