@@ -7,22 +7,27 @@ import asyncio
 import hashlib
 import json
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.discord_app.announcer import Announcer
-from bot.discord_app.cogs import EXTENSIONS, make_group
 from bot.discord_app.config import BotConfig
-from bot.discord_app.views import DYNAMIC_ITEMS
+from bot.discord_app.failures import KlaverjasTree
+from bot.discord_app.handlers import handle_click
+from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
 from bot.store.sqlite import SqliteStore
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
-from bot.texts.catalog import COMMAND_TEXTS, Translator, permission_name, t
+from bot.texts.catalog import COMMAND_TEXTS, Translator
 
 log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play")
 
 
 class KlaverjasBot(commands.Bot):
@@ -31,32 +36,35 @@ class KlaverjasBot(commands.Bot):
                  warm_up: bool = False) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, tree_cls=KlaverjasTree)
         self.store = store
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None
         self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
-        self.announcer = Announcer(self)
+        self.announcer = Announcer(self, self.service)
         self.service.subscribe(self.announcer.on_event)
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
-        self.klaverjas = make_group()
+        # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
+        self.klaverjas = app_commands.Group(name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True)
 
     async def setup_hook(self) -> None:
         # Compile the strong player in the background (in the worker processes, or in a thread), so the
         # first AI decision does not wait for numba; a decision asked meanwhile simply queues behind it.
         self._warm_task = asyncio.get_running_loop().create_task(self._warm_up(), name="ai-warm-up")
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.add_command(self.klaverjas)
         if self.sync_commands:
             await self.sync_if_changed()
         restored = await self.service.restore()
         if restored:
             log.info("rebuilt %d table(s) from the store", len(restored))
+
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None:
+        """Where the buttons send their clicks (bot.discord_app.views)."""
+        await handle_click(self, interaction, item)
 
     async def sync_if_changed(self) -> bool:
         """Sync the command tree only when its payload differs from the last synced one."""
@@ -73,26 +81,6 @@ class KlaverjasBot(commands.Bot):
         await self.store.set_meta(key, digest)
         log.info("slash commands synced (%s)", f"guild {self.dev_guild}" if guild else "global")
         return True
-
-    async def on_app_command_error(self, interaction: discord.Interaction[discord.Client],
-                               error: app_commands.AppCommandError) -> None:
-        """A check that failed (permissions) or a command that broke: a private answer, nothing changed."""
-        from bot.discord_app.handlers import reply, user_lang
-
-        lang = user_lang(interaction)
-        if isinstance(error, app_commands.MissingPermissions):
-            perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
-            text = t("error.missing_permissions", lang, perms=perms)
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = t("error.not_here", lang)
-        else:
-            log.error("command %s failed", interaction.command.name if interaction.command else "?",
-                      exc_info=error)
-            text = t("error.unknown", lang)
-        try:
-            await reply(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not answer a failed command")
 
     async def _warm_up(self) -> None:
         try:

@@ -1,6 +1,6 @@
-"""Buttons. Each is a DynamicItem whose custom id carries the table (and, for game actions, the state
-version), so it keeps working after a restart. A click only becomes a call into ``bot.discord_app.handlers``;
-no rule of the game is decided here.
+"""Buttons and menus. Each is a DynamicItem whose custom id carries the table (and, for game actions, the
+state version), so it keeps working after a restart. A click is handed to the bot object
+(``interaction.client.on_click``); no rule of the game is decided here.
 
 Custom ids (all far below Discord's 100 characters):
 ``kj:l:<table>:<join|leave|ai|start>``, ``kj:b:<table>:<version>:<call>``, ``kj:c:<table>:<version>:<card>``,
@@ -13,23 +13,45 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol
 
 import discord
 
 from bot.texts.catalog import t
+from bot.texts.language import Language
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
 
-LOBBY_OPS = ("join", "leave", "ai", "start")
+
+class LobbyOp(StrEnum):
+    JOIN = "join"
+    LEAVE = "leave"
+    AI = "ai"
+    START = "start"
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:l:(?P<table>\d+):(?P<op>[a-z]+)"):
-    def __init__(self, table: int, op: str, lang: str = "en") -> None:
-        labels = {"join": "button.join", "leave": "button.leave", "ai": "button.add_ai", "start": "button.start"}
-        styles = {"join": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success}
-        super().__init__(discord.ui.Button(label=t(labels.get(op, "button.join"), lang),
-                                           style=styles.get(op, discord.ButtonStyle.secondary),
+LOBBY_LABELS = {LobbyOp.JOIN: "button.join", LobbyOp.LEAVE: "button.leave", LobbyOp.AI: "button.add_ai",
+                LobbyOp.START: "button.start"}
+LOBBY_STYLES = {LobbyOp.JOIN: discord.ButtonStyle.primary, LobbyOp.START: discord.ButtonStyle.success}
+
+
+class ClickHandler(Protocol):
+    """The bot object, as the buttons see it: where a click goes."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None: ...
+
+
+async def clicked(interaction: discord.Interaction[Any], item: TableItem) -> None:
+    handler: ClickHandler = interaction.client
+    await handler.on_click(interaction, item)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"kj:l:(?P<table>\d+):(?P<op>join|leave|ai|start)"):
+    def __init__(self, table: int, op: LobbyOp, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t(LOBBY_LABELS[op], lang),
+                                           style=LOBBY_STYLES.get(op, discord.ButtonStyle.secondary),
                                            custom_id=f"kj:l:{table}:{op}"))
         self.table = table
         self.op = op
@@ -37,27 +59,24 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LobbyButton:
-        return cls(int(match["table"]), match["op"])
+        return cls(int(match["table"]), LobbyOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.lobby_click(interaction, self.table, self.op)
+        await clicked(interaction, self)
 
 
 class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=r"kj:b:(?P<table>\d+):(?P<version>\d+):(?P<call>pass|play|[CDHS])"):
-    def __init__(self, table: int, version: int, call: Call, lang: str = "en") -> None:
+    def __init__(self, table: int, version: int, call: Call, lang: Language = Language.EN) -> None:
         if call is Call.PASS:
-            label, emoji, style = t("button.pass", lang), None, discord.ButtonStyle.secondary
+            label, style = t("button.pass", lang), discord.ButtonStyle.secondary
         elif call is Call.PLAY:
-            label, emoji, style = t("button.play", lang), None, discord.ButtonStyle.success
+            label, style = t("button.play", lang), discord.ButtonStyle.success
         else:
             suit = call.suit
             assert suit is not None
-            label, emoji, style = suit.symbol, None, discord.ButtonStyle.primary
-        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=style,
-                                           custom_id=f"kj:b:{table}:{version}:{call.value}"))
+            label, style = suit.symbol, discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"kj:b:{table}:{version}:{call.value}"))
         self.table = table
         self.version = version
         self.call = call
@@ -68,9 +87,7 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["version"]), Call.parse(match["call"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.action_click(interaction, self.table, self.version, self.call)
+        await clicked(interaction, self)
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -91,13 +108,11 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["version"]), Card.parse(match["card"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.action_click(interaction, self.table, self.version, self.card)
+        await clicked(interaction, self)
 
 
 class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r:(?P<table>\d+):(?P<version>\d+)"):
-    def __init__(self, table: int, version: int, lang: str = "en") -> None:
+    def __init__(self, table: int, version: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.roem", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:r:{table}:{version}"))
         self.table = table
@@ -109,13 +124,11 @@ class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r
         return cls(int(match["table"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.roem_click(interaction, self.table, self.version)
+        await clicked(interaction, self)
 
 
 class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:back:(?P<table>\d+)"):
-    def __init__(self, table: int, lang: str = "en") -> None:
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.back", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:back:{table}"))
         self.table = table
@@ -126,13 +139,11 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:b
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.back_click(interaction, self.table)
+        await clicked(interaction, self)
 
 
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:h:(?P<table>\d+)"):
-    def __init__(self, table: int, lang: str = "en") -> None:
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.show_hand", lang), style=discord.ButtonStyle.primary,
                                            custom_id=f"kj:h:{table}"))
         self.table = table
@@ -143,15 +154,14 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.show_hand_click(interaction, self.table)
+        await clicked(interaction, self)
 
 
 class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:seat:(?P<table>\d+)"):
     """The lobby's seat menu: one option per seat, saying who sits there."""
 
-    def __init__(self, table: int, options: Sequence[discord.SelectOption] = (), lang: str = "en") -> None:
+    def __init__(self, table: int, options: Sequence[discord.SelectOption] = (),
+                 lang: Language = Language.EN) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"kj:seat:{table}", placeholder=t("seat.menu", lang), min_values=1, max_values=1,
             options=list(options) or [discord.SelectOption(label=seat.letter, value=seat.letter) for seat in SEATS])
@@ -163,16 +173,18 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:s
                              match: re.Match[str], /) -> SeatSelect:
         return cls(int(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
+    @property
+    def seat(self) -> Seat | None:
+        """The seat chosen in this click."""
         values = self.item.values
-        seat = Seat.parse(values[0]) if values and values[0] in "NESW" else None
-        await handlers.seat_choice(interaction, self.table, seat)
+        return Seat.parse(values[0]) if values and values[0] in "NESW" else None
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
 
 
 class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:take:(?P<table>\d+)"):
-    def __init__(self, table: int, lang: str = "en") -> None:
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.take_seat", lang), style=discord.ButtonStyle.secondary,
                                            custom_id=f"kj:take:{table}"))
         self.table = table
@@ -183,13 +195,11 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.take_seat(interaction, self.table, None)
+        await clicked(interaction, self)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:rm:(?P<table>\d+)"):
-    def __init__(self, table: int, lang: str = "en") -> None:
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.rematch", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:rm:{table}"))
         self.table = table
@@ -200,11 +210,11 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"k
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_app import handlers
-
-        await handlers.rematch_click(interaction, self.table)
+        await clicked(interaction, self)
 
 
+TableItem = (LobbyButton | BidButton | CardButton | RoemButton | BackButton | ShowHandButton | SeatSelect
+             | TakeSeatButton | RematchButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
     RematchButton)

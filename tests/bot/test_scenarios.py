@@ -6,11 +6,13 @@ import asyncio
 import copy
 from pathlib import Path
 
+from discord import Locale, app_commands
 from harness import ALL_PERMISSIONS, CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 from test_discord import ANNA, BERT, CHRIS, SEED, enabled_cards, hand_message, lobby, open_table, play_to_end, play_turn
 
 from bot.tables.model import SeatKind, TableStatus
 from bot.tables.service import ServiceConfig
+from bot.texts.catalog import COMMAND_TEXTS
 from engine.cards import Card, Seat
 
 EVA = User(1005, "Eva")
@@ -414,10 +416,6 @@ async def test_restart_edits_the_bidding_prompt_instead_of_posting_again(tmp_pat
 
 
 async def test_every_command_text_has_a_dutch_translation(tmp_path: Path) -> None:
-    from discord import Locale, app_commands
-
-    from bot.texts.catalog import COMMAND_TEXTS
-
     async with Harness(tmp_path / "k.sqlite3") as h:
         missing: list[str] = []
         tree = bot_of(h).tree

@@ -1,12 +1,23 @@
-"""One cog per feature; each adds its subcommands to the bot's one ``/klaverjas`` group in ``setup``."""
+"""One cog per feature (``tables``: opening and running tables; ``play``: playing at one). Their slash
+commands are all subcommands of the bot's one ``/klaverjas`` group."""
 
 from __future__ import annotations
 
-from discord import app_commands
-from discord.app_commands import locale_str as _
+from discord.ext import commands
 
-EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play")
+from bot.discord_app.client import KlaverjasBot
 
 
-def make_group() -> app_commands.Group:
-    return app_commands.Group(name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True)
+class KlaverjasCog(commands.Cog):
+    def __init__(self, bot: KlaverjasBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        # discord.py registers a cog's commands at the top level when the cog is added; ours belong under
+        # /klaverjas. Attached first, registering them registers the group instead (add_cog(override=True)).
+        for command in self.walk_app_commands():
+            self.bot.klaverjas.add_command(command)
+
+    async def cog_unload(self) -> None:
+        for command in self.walk_app_commands():
+            self.bot.klaverjas.remove_command(command.name)

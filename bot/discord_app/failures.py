@@ -1,0 +1,71 @@
+"""One error path for slash commands and clicks: a refusal becomes a private answer in the user's
+language and nothing changes; anything unexpected is logged and answered with "Something went wrong".
+
+Commands reach it through the command tree's ``on_error`` (``KlaverjasTree``), clicks through
+``bot.discord_app.handlers.handle_click``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_app.context import reply, user_lang
+from bot.discord_app.messages import names_of
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.model import Table
+from bot.texts.catalog import error_text, illegal_text, permission_name, t
+from bot.texts.language import Language
+from engine.cards import Seat
+from engine.errors import ErrorCode, IllegalActionError, KlaverjasError
+
+log = logging.getLogger(__name__)
+
+
+def refusal(error: ServiceError | KlaverjasError, lang: Language, table: Table | None = None) -> str:
+    """Why the request was refused, for the one who asked; ``table`` (when known) names the people."""
+    if isinstance(error, ServiceError):
+        params = dict(error.params)
+        if error.code is ServiceErrorCode.NOT_HOST and table is not None:
+            params.setdefault("host", f"<@{table.host_id}>")
+        if isinstance(params.get("seat"), Seat):
+            params["seat"] = params["seat"].letter
+        return error_text(error.code, params, lang)
+    if isinstance(error, IllegalActionError):
+        extra: dict[str, str] = {}
+        if error.code is ErrorCode.NOT_YOUR_TURN and table is not None and "seat" in error.params:
+            extra["name"] = names_of(table)[Seat.parse(error.params["seat"])]
+        return illegal_text(error, lang, **extra)
+    return t("error.illegal", lang, reason=str(error))
+
+
+async def answer_failure(interaction: discord.Interaction[Any], error: Exception, table: Table | None = None) -> None:
+    """Answer a command or click that did not go through; nothing was changed."""
+    lang = user_lang(interaction)
+    if isinstance(error, ServiceError | KlaverjasError):
+        text = refusal(error, lang, table)
+    elif isinstance(error, app_commands.MissingPermissions):
+        perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
+        text = t("error.missing_permissions", lang, perms=perms)
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        text = t("error.not_here", lang)
+    elif isinstance(error, discord.HTTPException):
+        log.error("Discord refused an answer", exc_info=error)
+        return
+    else:
+        log.error("handling an interaction failed", exc_info=error)
+        text = t("error.unknown", lang)
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer a failed interaction")
+
+
+class KlaverjasTree(app_commands.CommandTree[Any]):
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
+        # A command that raised arrives wrapped; the refusals are the command's own exceptions.
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await answer_failure(interaction, original)

@@ -1,0 +1,409 @@
+"""What the bot says: pure functions from a table (and an event) to a message's text, buttons and image.
+
+Nothing here sends or stores anything; the announcer and the handlers decide when and where. The
+functions that render an image take a while: callers run them in a worker thread.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from bot.discord_app.views import (
+    BackButton,
+    BidButton,
+    CardButton,
+    LobbyButton,
+    LobbyOp,
+    RematchButton,
+    RoemButton,
+    SeatSelect,
+    ShowHandButton,
+    TakeSeatButton,
+    rows_of,
+    view_of,
+)
+from bot.tables.events import SeatChange, SeatChanged
+from bot.tables.model import Actor, SeatKind, Table, TableSettings, TableStatus
+from bot.texts.catalog import action_text, explain_rules, seat_name, settings_line, suit_name, t, team_word
+from bot.texts.language import Language
+from engine.actions import Action, Call
+from engine.cards import SEATS, Card, Seat, Team
+from engine.events import (
+    BidMade,
+    HandSettled,
+    MatchOver,
+    RoemClaimed,
+    StukScored,
+    SuitTurned,
+    TrickWon,
+    TrumpChosen,
+)
+from engine.events import Event as EngineEvent
+from engine.game import Phase
+from engine.roem import describe_parts
+from engine.settings import Bidding
+from engine.view import SeatView
+from rendering import Theme, hand_order, render_hand, render_sheet, render_table, render_trick, theme_from
+
+DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct messages
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """One message: its text, its buttons and at most one image."""
+
+    content: str
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+    filename: str = "image.png"
+    mention: int | None = None  # the one user this message may ping
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For ``send``: the text, and the buttons and the image when there are any."""
+        kwargs: dict[str, Any] = {"content": self.content}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        if self.image is not None:
+            kwargs["files"] = [self._file()]
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For ``edit``: the text and the buttons (None takes them away), and the image when there is one."""
+        kwargs: dict[str, Any] = {"content": self.content, "view": self.view}
+        if self.image is not None:
+            kwargs["attachments"] = [self._file()]
+        return kwargs
+
+    def stop(self) -> None:
+        """Once sent: the DynamicItems dispatch the clicks, so the view need not stay in memory."""
+        if self.view is not None:
+            self.view.stop()
+
+    def _file(self) -> discord.File:
+        assert self.image is not None
+        return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+
+# ------------------------------------------------------------------ names and looks
+
+
+def names_of(table: Table) -> dict[Seat, str]:
+    lang = table.settings.language
+    return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
+            for seat, info in zip(SEATS, table.seats, strict=True)}
+
+
+def theme_of(table: Table, *, public: bool = False) -> Theme:
+    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
+    s = table.settings
+    return theme_from(s.felt, s.four_colour, s.language, neutral_teams=public)
+
+
+def public_view(table: Table) -> SeatView:
+    """A view for public images: no private hand, no legal cards."""
+    return replace(table.view(Seat.S), hand=(), legal=())
+
+
+def ping(user_id: int | None) -> str:
+    return f"<@{user_id}>"
+
+
+def describe_settings(settings: TableSettings, lang: Language, table: int | None = None) -> str:
+    return explain_rules(settings.rules, lang, table=table, ai=settings.ai_level, felt=settings.felt,
+                         language=settings.language)
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+def lobby_text(table: Table) -> str:
+    lang = table.settings.language
+    names = names_of(table)
+    host = names[Seat.S] if table.seats[Seat.S].user_id == table.host_id \
+        else next((i.name for i in table.seats if i.user_id == table.host_id), "?")
+    lines = [t("lobby.title", lang, table=table.id, host=host),
+             f"{settings_line(table.rules, lang)} · AI: {table.settings.ai_level}"]
+    for seat in SEATS:
+        info = table.seats[seat]
+        who = names[seat] if info.kind is not SeatKind.EMPTY else t("lobby.empty", lang)
+        star = f"  {t('lobby.host', lang)}" if info.user_id == table.host_id else ""
+        lines.append(f"`{seat_name(seat, lang):<6}` {who}{star}")
+    lines.append(t("lobby.teams", lang))
+    return "\n".join(lines)
+
+
+def seat_options(table: Table) -> list[discord.SelectOption]:
+    lang = table.settings.language
+    names = names_of(table)
+    options = []
+    for seat in SEATS:
+        info = table.seats[seat]
+        if info.kind is SeatKind.EMPTY:
+            state = t("seat.option_free", lang)
+        elif info.kind is SeatKind.AI:
+            state = t("seat.option_ai", lang)
+        else:
+            state = t("seat.option_human", lang, name=names[seat])
+        options.append(discord.SelectOption(label=t("seat.option", lang, seat=seat_name(seat, lang)),
+                                            value=seat.letter, description=state[:100]))
+    return options
+
+
+def lobby_view(table: Table) -> discord.ui.View:
+    """Join, Leave, Add AI, Start, and below them the seat menu (Join alone takes the first free seat)."""
+    lang = table.settings.language
+    return rows_of([LobbyButton(table.id, op, lang) for op in LobbyOp],
+                   [SeatSelect(table.id, seat_options(table), lang)])
+
+
+def lobby_message(table: Table) -> Payload:
+    """The lobby while it is open; once started or stopped, without buttons and saying so."""
+    lang = table.settings.language
+    if table.status is TableStatus.LOBBY:
+        return Payload(lobby_text(table), lobby_view(table))
+    if table.status is TableStatus.STOPPED:
+        return Payload(lobby_text(table) + "\n" + t("lobby.stopped", lang))
+    link = f"<#{table.thread_id}>" if table.thread_id else ""
+    return Payload(lobby_text(table) + "\n" + t("lobby.started", lang, link=link))
+
+
+def thread_name(table: Table) -> str:
+    names = names_of(table)
+    ns = ", ".join(names[s] for s in (Seat.N, Seat.S))
+    ew = ", ".join(names[s] for s in (Seat.E, Seat.W))
+    return t("thread.name", table.settings.language, table=table.id, players=f"{ns} vs {ew}")[:100]
+
+
+# ------------------------------------------------------------------ the table message
+
+
+def status_line(table: Table) -> str:
+    lang = table.settings.language
+    game = table.game
+    names = names_of(table)
+    hand = game.hand
+    if hand is not None and hand.trump is not None and hand.player is not None:
+        trump = t("table.trump", lang, suit=hand.trump.symbol, player=names[hand.player])
+    else:
+        trump = t("table.no_trump", lang)
+    if game.phase is Phase.OVER:
+        turn = t("table.over", lang)
+    elif game.to_act is not None:
+        key = "table.to_bid" if game.phase is Phase.BIDDING else "table.to_play"
+        turn = t(key, lang, name=names[game.to_act])
+    else:
+        turn = t("hand.between", lang)
+    ns, ew = game.totals
+    length = table.rules.length
+    number = min(game.hand_number + 1, len(game.hands)) if game.hands else 1
+    if length.hands is not None:
+        return t("table.line", lang, hand=number, hands=length.hands, trump=trump, ns=ns, ew=ew, turn=turn)
+    return t("table.line_target", lang, hand=number, target=length.target, trump=trump, ns=ns, ew=ew, turn=turn)
+
+
+def table_view(table: Table) -> discord.ui.View | None:
+    """The table message's button: someone not at the table can take over an AI seat (between hands)."""
+    if not table.running:
+        return None
+    if not any(info.kind is SeatKind.AI and info.pending_user_id is None for info in table.seats):
+        return None
+    return view_of([TakeSeatButton(table.id, table.settings.language)])
+
+
+def table_message(table: Table) -> Payload:
+    """The status line over the public table image; renders."""
+    image = render_table(public_view(table), names_of(table), theme=theme_of(table, public=True))
+    return Payload(status_line(table), table_view(table), image, "table.png")
+
+
+# ------------------------------------------------------------------ private hands
+
+
+def hand_status(table: Table, view: SeatView) -> str:
+    lang = table.settings.language
+    game = table.game
+    if game.phase is Phase.OVER:
+        return t("hand.over", lang)
+    if view.my_turn:
+        if view.phase is Phase.BIDDING:
+            return t("hand.your_turn_bid", lang)
+        if view.trick:
+            return t("hand.your_turn_follow", lang, suit=view.trick[0].suit.symbol)
+        return t("hand.your_turn_lead", lang)
+    if game.to_act is not None:
+        return t("hand.waiting", lang, name=names_of(table)[game.to_act])
+    return t("hand.between", lang)
+
+
+def hand_message(table: Table, view: SeatView, server: str = "") -> Payload:
+    """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image; renders.
+
+    ``server``: the server's name, for a DM (which otherwise does not say where the table is).
+    """
+    lang = table.settings.language
+    place = f"<#{table.thread_id}>" if table.thread_id else f"<#{table.channel_id}>"
+    if server:
+        place = f"{place} ({server})"
+    text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view))
+    legal = set(view.legal) if view.phase is Phase.PLAY else set()
+    order = hand_order(view)
+    buttons = [CardButton(table.id, table.version, card, i + 1, card in legal) for i, card in enumerate(order)]
+    image = render_hand(view, theme=theme_of(table), numbered=True)
+    return Payload(text, view_of(buttons), image, "hand.png")
+
+
+def show_hand_message(table: Table, key: str, user_id: int | None) -> Payload:
+    """A ping with the Show my hand button, for a player whose hand comes in the thread."""
+    lang = table.settings.language
+    return Payload(t(key, lang, mention=ping(user_id)), view_of([ShowHandButton(table.id, lang)]), mention=user_id)
+
+
+# ------------------------------------------------------------------ the game as it goes
+
+
+def event_message(table: Table, event: EngineEvent) -> Payload | None:
+    """The thread's one-line message for a bid, a turned suit, trump, stuk or claimed roem; None for the rest."""
+    lang = table.settings.language
+    names = names_of(table)
+    if isinstance(event, SuitTurned):
+        return Payload(t("bid.turned", lang, suit=event.suit.symbol))
+    if isinstance(event, BidMade):
+        return Payload(t("bid.passes", lang, name=names[event.seat])) if event.call is Call.PASS else None
+    if isinstance(event, TrumpChosen):
+        hand = table.game.hand
+        elder = hand.elder if hand is not None else event.player
+        return Payload(t("bid.trump", lang, name=names[event.player], suit=event.trump.symbol,
+                         suit_name=suit_name(event.trump, lang), elder=names[elder]))
+    if isinstance(event, StukScored):
+        return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None)))
+    if isinstance(event, RoemClaimed):
+        key = "roem.claimed" if event.points else "roem.claimed_nothing"
+        return Payload(t(key, lang, name=names[event.seat], points=event.points,
+                         team=team_word(event.seat.team, None)))
+    return None
+
+
+def timer_message(table: Table, seat: Seat | None, action: Action, actor: Actor) -> Payload | None:
+    """Said when the turn timer played a human's card or call."""
+    if actor is not Actor.TIMER or seat is None or not isinstance(action, Call | Card):
+        return None
+    lang = table.settings.language
+    return Payload(t("timer.played", lang, action=action_text(action, lang), name=names_of(table)[seat]))
+
+
+def trick_message(table: Table, event: TrickWon) -> Payload:
+    """Who won the trick, its roem, the Roem! button when a human of that team may claim it; renders."""
+    lang = table.settings.language
+    names = names_of(table)
+    hand = table.game.hand
+    assert hand is not None
+    trick = hand.tricks[event.trick]
+    image = render_trick(public_view(table), names, trick=trick, theme=theme_of(table, public=True))
+    winning_card = trick.cards[(event.winner - event.leader) & 3]
+    lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=winning_card.symbol,
+               points=event.points)]
+    view = None
+    if event.roem:
+        key = "trick.roem_claim" if event.needs_claim else "trick.roem"
+        lines.append(t(key, lang, parts=describe_parts(event.roem_parts), team=team_word(event.team, None)))
+        if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
+                                     for s in event.team.seats):
+            view = view_of([RoemButton(table.id, table.version, lang)])
+    return Payload("\n".join(lines), view, image, "trick.png")
+
+
+def sheet_image(table: Table, viewer_team: Team | None = None) -> bytes:
+    """The score sheet, from ``viewer_team``'s side (None: neutral); renders."""
+    game = table.game
+    return render_sheet(game.results, viewer_team=viewer_team, names=names_of(table),
+                        hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner,
+                        theme=theme_of(table))
+
+
+def hand_result_message(table: Table, event: HandSettled) -> Payload:
+    """The hand's score, nat and pit; with the sheet unless the match is over (the match message has it)."""
+    lang = table.settings.language
+    result = event.result
+    names = names_of(table)
+    lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1])]
+    playing = result.playing
+    if result.nat:
+        own = result.points[playing] + result.roem[playing]
+        other = result.points[playing.other] + result.roem[playing.other]
+        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None), own=own,
+                       other=other))
+    if result.pit is not None:
+        lines.append(t("hand.pit", lang, team=team_word(result.pit, None), points=result.points[result.pit]))
+    if table.game.finished:
+        return Payload("\n".join(lines))
+    return Payload("\n".join(lines), image=sheet_image(table), filename="sheet.png")
+
+
+def match_message(table: Table, event: MatchOver) -> Payload:
+    lang = table.settings.language
+    ns, ew = event.totals
+    hands = len(table.game.hands)
+    if event.winner is None:
+        text = t("match.draw", lang, ns=ns, ew=ew, hands=hands)
+    else:
+        text = t("match.won", lang, team=team_word(event.winner, None), ns=ns, ew=ew, hands=hands)
+    return Payload(text, view_of([RematchButton(table.id, lang)]), sheet_image(table), "sheet.png")
+
+
+def bid_prompt(table: Table, user_id: int | None) -> Payload:
+    """The bidding buttons for the human to call now, pinging them."""
+    game = table.game
+    hand = game.hand
+    assert hand is not None
+    lang = table.settings.language
+    mention = ping(user_id)
+    calls = [c for c in game.legal_actions() if isinstance(c, Call)]
+    if table.rules.bidding is Bidding.DRAAIEN:
+        text = t("bid.prompt_draaien", lang, suit=hand.turned[-1].symbol, mention=mention)
+    elif Call.PASS not in calls:
+        text = t("bid.prompt_forced", lang, mention=mention)
+    else:
+        text = t("bid.prompt_vrij", lang, mention=mention)
+    return Payload(text, view_of([BidButton(table.id, table.version, c, lang) for c in calls]), mention=user_id)
+
+
+def seat_changed_text(event: SeatChanged) -> str:
+    table = event.table
+    lang = table.settings.language
+    names = names_of(table)
+    if event.change is SeatChange.LEFT:
+        return t("seat.left", lang, name=ping(event.user_id), seat=seat_name(event.seat, lang))
+    if event.change is SeatChange.BACK:
+        return t("seat.back", lang, name=names[event.seat])
+    if event.change is SeatChange.WILL_TAKE_OVER:
+        return t("seat.will_take_over", lang, name=ping(event.user_id), seat=seat_name(event.seat, lang))
+    return t("seat.took_over", lang, name=names[event.seat], seat=seat_name(event.seat, lang))
+
+
+def reminder_message(table: Table, user_id: int) -> Payload:
+    return Payload(t("reminder", table.settings.language, mention=ping(user_id)), mention=user_id)
+
+
+def away_message(table: Table, user_id: int) -> Payload:
+    lang = table.settings.language
+    return Payload(t("away", lang, mention=ping(user_id)), view_of([BackButton(table.id, lang)]), mention=user_id)
+
+
+# ------------------------------------------------------------------ answers to one player
+
+
+def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
+    """The score from the asker's side (neutral for onlookers) with the sheet; renders."""
+    game = table.game
+    ns, ew = game.totals
+    if seat is None:
+        text = t("score.neutral", lang, ns=ns, ew=ew)
+    else:
+        team = seat.team
+        text = t("score.line", lang, team=team.name, other=team.other.name, we=game.totals[team],
+                 they=game.totals[team.other])
+    return Payload(text, image=sheet_image(table, seat.team if seat is not None else None), filename="sheet.png")
