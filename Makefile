@@ -24,8 +24,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine rendering
-	$(BIN)/mypy bot
+	$(BIN)/mypy --strict engine rendering bot
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
