@@ -12,6 +12,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.cli import words
 
@@ -27,6 +28,9 @@ exit status:
   1  at least one line was not
   2  the input could not be read (missing, a folder, binary or not UTF-8); nothing is printed then
 The format: {DOCS}/record-format.md"""
+
+RENDER_EPILOG = """\
+exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
 
 PLAY_EPILOG = f"""\
 Dutch words work too, as listed in brackets. At the table type a card (JH, 10s) or its number, or a
@@ -77,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
 
-    render = command("render", "write one example of every image to a folder")
+    render = command("render", "write one example of every image to a folder", RENDER_EPILOG)
     render.add_argument("--out", required=True, metavar="DIR", help="output folder, created if missing (required)")
 
     play = command("play", "play a match in the terminal against AI players", PLAY_EPILOG)
@@ -148,11 +152,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if command == "bench":
         return run_bench(args.what, args.seconds)
     if command == "render":
-        from rendering.examples import write_examples
-
-        for path in write_examples(args.out):
-            print(path)
-        return 0
+        return run_render(args.out)
     if command == "play":
         problem = player_problem(args.level)
         if problem:
@@ -180,6 +180,38 @@ def player_problem(kind: str) -> str | None:
         make_player(kind, 0)
     except UnknownPlayerError as error:
         return str(error)
+    return None
+
+
+def run_render(out: str) -> int:
+    folder = Path(out)
+    problem = unwritable(folder)
+    if problem is None:
+        from rendering.examples import write_examples
+
+        try:
+            paths = write_examples(out)
+        except OSError as error:
+            problem = error.strerror or str(error)
+        else:
+            for path in paths:
+                print(path)
+            return 0
+    print(f"klaverjas render: cannot write to {out}: {problem}", file=sys.stderr)
+    return 2
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why images cannot be written into ``folder`` (created if missing), or None; found before any rendering."""
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".klaverjas-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        return error.strerror or str(error)
     return None
 
 
