@@ -6,6 +6,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
@@ -43,13 +44,18 @@ def run(a: str, b: str, deals: int, seed: int, rules: Rules, workers: int) -> Du
         return duel(a, b, deals, seed, rules)
     # Not fork: the parent may hold threads (asyncio workers, numba) whose locks a forked child inherits held.
     context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "forkserver")
-    with context.Pool(workers) as pool:
+    # The workers leave Ctrl-C to this process, which ends the pool: one short message instead of a traceback each.
+    with context.Pool(workers, initializer=_ignore_interrupt) as pool:
         chunk = max(1, deals // (workers * 16))
 
         def pool_map(fn: Callable[[int], DealOutcome], items: Iterable[int]) -> Iterator[DealOutcome]:
             return pool.imap(fn, items, chunksize=chunk)
 
         return duel(a, b, deals, seed, rules, map_fn=pool_map)
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 __all__ = ["PLAYER_KINDS", "run", "run_duel"]

@@ -1,61 +1,149 @@
 """The ``klaverjas`` command line. Each subcommand imports its module only when it runs, so
-``klaverjas score`` does not pay for discord.py or Pillow."""
+``klaverjas score`` does not pay for discord.py or Pillow.
+
+Options are checked while parsing, so a bad value is reported with the option's own name, on standard
+error, before anything else is printed.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import textwrap
 from collections.abc import Sequence
+from pathlib import Path
+
+from bot.cli import words
+
+DOCS = "engine/docs"  # the rule book and the record format, in the repository
+
+SCORE_EPILOG = f"""\
+input: klaverjas-record/1 game records in UTF-8 (a byte order mark is fine), one JSON object per line.
+output: one JSON object per input line, in order: {{"ok": true, ...}} with each hand's tricks, points,
+  roem, nat, pit and score, the totals and whose turn is next; or {{"ok": false, "error": {{...}}}} with
+  the hand, play index, card and seat where they apply and always a reason. A bad line never stops the run.
+exit status:
+  0  every line was a valid record
+  1  at least one line was not
+  2  the input could not be read (missing, a folder, binary or not UTF-8); nothing is printed then
+The format: {DOCS}/record-format.md"""
+
+RENDER_EPILOG = """\
+exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
+
+PLAY_EPILOG = f"""\
+Dutch words work too, as listed in brackets. At the table type a card (JH, 10s) or its number, or a
+call (pass, play, H); ? asks for a hint; q, Ctrl-C or Ctrl-D leave.
+The rules of every setting: {DOCS}/rules.md"""
+
+DUEL_EPILOG = """\
+Every deal is played twice with the seats swapped, so the luck of the cards cancels out. Prints A's
+points per hand minus B's with a 95% confidence interval, and the nat and play rates.
+exit status: 0, or 2 for a bad option."""
+
+
+def bot_epilog() -> str:
+    from bot.discord_app.config import VARIABLES
+    from bot.discord_app.main import EXIT_CONFIG, EXIT_FAILED
+
+    width = max(len(variable.name) for variable in VARIABLES)
+    lines = ["environment (or a .env file in the folder the bot is started in; the environment wins):"]
+    for variable in VARIABLES:
+        text = variable.meaning + (f" (default: {variable.default})" if variable.default is not None else "")
+        lines += textwrap.wrap(text, 100, initial_indent=f"  {variable.name:<{width}}  ",
+                               subsequent_indent=" " * (width + 4))
+    lines += [
+        "exit status:",
+        "  0  stopped (Ctrl-C)",
+        f"  {EXIT_FAILED}  could not start: the token was refused, Discord cannot be reached, or the database",
+        "     cannot be opened",
+        f"  {EXIT_CONFIG}  no DISCORD_TOKEN, or a variable with a value it does not take",
+    ]
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="klaverjas", description="Klaverjas: engine, AI players, images, bot")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    score = sub.add_parser("score", help="replay game records (JSON Lines) and print each one's result")
-    score.add_argument("file", nargs="?", default="-", help="records file, or - for standard input")
+    def command(name: str, help_text: str, epilog: str | None = None) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    bench = sub.add_parser("bench", help="print benchmark figures as JSON")
-    bench.add_argument("what", choices=["engine", "ai", "render"])
-    bench.add_argument("--seconds", type=float, default=None, help="time budget per measurement")
+    score = command("score", "replay game records (JSON Lines) and print each one's result", SCORE_EPILOG)
+    score.add_argument("file", nargs="?", default="-", metavar="FILE",
+                       help="records file (default: -, standard input)")
 
-    render = sub.add_parser("render", help="write one example of every image to a folder")
-    render.add_argument("--out", required=True, help="output folder")
+    bench = command("bench", "print benchmark figures as JSON")
+    bench.add_argument("what", choices=["engine", "ai", "render"],
+                       help="engine: hands per second; ai: decision times; render: image times and sizes")
+    bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
+                       help="time budget per measurement, above 0 (default: each benchmark's own)")
 
-    play = sub.add_parser("play", help="play a match in the terminal against AI players")
+    render = command("render", "write one example of every image to a folder", RENDER_EPILOG)
+    render.add_argument("--out", required=True, metavar="DIR", help="output folder, created if missing (required)")
+
+    play = command("play", "play a match in the terminal against AI players", PLAY_EPILOG)
     add_play_arguments(play)
 
-    duel = sub.add_parser("duel", help="duplicate matches between two AI players")
-    duel.add_argument("a")
-    duel.add_argument("b")
-    duel.add_argument("--deals", type=int, default=200)
-    duel.add_argument("--seed", type=int, default=1)
-    duel.add_argument("--json", action="store_true")
-    duel.add_argument("--rules", default="rotterdam")
-    duel.add_argument("--bidding", default="vrij")
-    duel.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    duel = command("duel", "duplicate matches between two AI players", DUEL_EPILOG)
+    players = words.word_type(words.PLAYERS)
+    duel.add_argument("a", type=players, metavar="A", help=f"the first player: {words.described(words.PLAYERS)}")
+    duel.add_argument("b", type=players, metavar="B", help="the second player, from the same list")
+    duel.add_argument("--deals", type=words.whole_number(1), default=200, metavar="N",
+                      help="deals, each played twice, at least 1 (default: %(default)s)")
+    duel.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the deals (default: %(default)s)")
+    duel.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    duel.add_argument("--rules", type=words.word_type(words.RULES), default="rotterdam", metavar="RULES",
+                      help=f"{words.listing(words.RULES)} (default: %(default)s)")
+    duel.add_argument("--bidding", type=words.word_type(words.BIDDING), default="vrij", metavar="MODE",
+                      help=f"{words.listing(words.BIDDING)} (default: %(default)s)")
+    duel.add_argument("--workers", type=words.whole_number(1), default=None, metavar="N",
+                      help="processes, at least 1 (default: one per core)")
 
-    sub.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN)")
+    command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
     return parser
 
 
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
-    play.add_argument("--rules", default="rotterdam", help="rotterdam or amsterdam")
-    play.add_argument("--undertrump", default=None, help="forced or forbidden")
-    play.add_argument("--bidding", default="vrij", help="vrij, verplicht or draaien")
-    play.add_argument("--forced", default="elder", help="vrij: who must play after four passes (elder, dealer)")
-    play.add_argument("--roem", default="auto", help="auto or declared")
-    play.add_argument("--stuk", default="trick", help="trick or held")
-    play.add_argument("--length", default="16", help="hands (16, 8) or a target (to1001)")
-    play.add_argument("--level", default="hard", help="easy, normal or hard")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--lang", default="en", help="en or nl")
-    play.add_argument("--hint", action="store_true", help="show the hint before each of your turns")
-    play.add_argument("--auto", action="store_true", help="four AI players play a whole match")
+    def setting(flag: str, choices: tuple[words.Choice, ...], default: str | None, default_text: str = "%(default)s",
+                metavar: str = "WORD") -> None:
+        play.add_argument(flag, type=words.word_type(choices), default=default, metavar=metavar,
+                          help=f"{words.described(choices)} (default: {default_text})")
+
+    setting("--rules", words.RULES, "rotterdam", metavar="RULES")
+    setting("--undertrump", words.UNDERTRUMP, None, "follows --rules: forced with rotterdam, forbidden with amsterdam")
+    setting("--bidding", words.BIDDING, "vrij", metavar="MODE")
+    setting("--forced", words.FORCED, "elder", metavar="SEAT")
+    setting("--roem", words.ROEM, "auto")
+    setting("--stuk", words.STUK, "trick")
+    play.add_argument("--length", type=words.length_type, default="16", metavar="LENGTH",
+                      help="N hands (16 is a boompje, 8 a short match; up to 64) or toN, a race to N points "
+                           "(to1001, to1601; a bare number above 64 is a target too) (default: %(default)s)")
+    setting("--level", words.LEVEL, "hard", metavar="LEVEL")
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help="seed of the deals and the AI players, to replay a match (default: a random one)")
+    setting("--lang", words.LANGUAGE, "en", metavar="LANG")
+    play.add_argument("--hint", action="store_true", help="show the strong player's advice before each of your turns")
+    play.add_argument("--auto", action="store_true", help="four AI players play a whole match and it is printed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return dispatch(args)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130  # the shell's status for a run ended by Ctrl-C
+    except BrokenPipeError:
+        # The reader went away (`klaverjas score ... | head`): nothing more to say, and nowhere to say it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def dispatch(args: argparse.Namespace) -> int:
     command: str = args.command
     if command == "score":
         from bot.cli.score import run_score
@@ -64,12 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "bench":
         return run_bench(args.what, args.seconds)
     if command == "render":
-        from rendering.examples import write_examples
-
-        for path in write_examples(args.out):
-            print(path)
-        return 0
+        return run_render(args.out)
     if command == "play":
+        problem = player_problem(args.level)
+        if problem:
+            print(f"klaverjas play: --level {args.level}: {problem}", file=sys.stderr)
+            return 2
         from bot.terminal.game import run_play
 
         return run_play(args)
@@ -82,6 +170,49 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_bot()
     raise AssertionError(command)
+
+
+def player_problem(kind: str) -> str | None:
+    """Why the AI player cannot be built here (hard needs the compiled solver), checked before the banner."""
+    from engine.ai.players import UnknownPlayerError, make_player
+
+    try:
+        make_player(kind, 0)
+    except UnknownPlayerError as error:
+        return str(error)
+    return None
+
+
+def run_render(out: str) -> int:
+    folder = Path(out)
+    problem = unwritable(folder)
+    if problem is None:
+        from rendering.examples import write_examples
+
+        try:
+            paths = write_examples(out)
+        except OSError as error:
+            problem = error.strerror or str(error)
+        else:
+            for path in paths:
+                print(path)
+            return 0
+    print(f"klaverjas render: cannot write to {out}: {problem}", file=sys.stderr)
+    return 2
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why images cannot be written into ``folder`` (created if missing), or None; found before any rendering."""
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".klaverjas-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def run_bench(what: str, seconds: float | None) -> int:

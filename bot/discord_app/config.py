@@ -1,12 +1,13 @@
 """Bot configuration from environment variables, or a ``.env`` file in the working directory.
 
 Variables already set in the environment win over the file. Every value has a sensible default
-except the token.
+except the token. ``VARIABLES`` describes them for ``klaverjas bot --help``.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,32 @@ from bot.tables.service import ServiceConfig
 
 class ConfigError(ValueError):
     """A configuration value that cannot be used; the message names the variable and what it takes."""
+
+
+MIN_TURN_TIME = 10.0  # seconds: the reminder comes at half time, and less would give nobody time to read
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    name: str
+    default: str | None  # None: unset unless given
+    meaning: str
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("DISCORD_TOKEN", None, "the bot's token from the Discord developer portal (required)"),
+    Variable("KLAVERJAS_DB", str(DEFAULT_PATH),
+             "the SQLite database file; a relative path is taken from the folder the bot is started in"),
+    Variable("KLAVERJAS_DEV_GUILD", None,
+             "a server id: sync slash commands to that server only, instantly (unset: to every server)"),
+    Variable("KLAVERJAS_LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
+    Variable("KLAVERJAS_AI_PAUSE", "1", "seconds an AI player waits before acting, 0 or more"),
+    Variable("KLAVERJAS_TURN_TIME", "120",
+             f"seconds a player has per turn, at least {MIN_TURN_TIME:g} (a reminder at half time, then the AI "
+             "plays the turn)"),
+    Variable("KLAVERJAS_DEAL_PAUSE", "2", "seconds between the end of a hand and the next deal, 0 or more"),
+    Variable("KLAVERJAS_AI_WORKERS", "1", "worker processes for AI decisions and hints; 0 runs them in threads"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +67,12 @@ def read_dotenv(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
     if not path.is_file():
         return values
-    for line in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8 text"
+        raise ConfigError(f"cannot read {path.resolve()}: {reason}") from None
+    for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -61,6 +93,8 @@ def _number(env: Mapping[str, str], key: str, default: float, minimum: float) ->
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{key} must be a number of seconds, not {raw!r}") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{key} must be a finite number of seconds, not {raw!r}")
     if value < minimum:
         raise ConfigError(f"{key} must be at least {minimum:g} seconds, not {raw!r}")
     return value
@@ -85,13 +119,15 @@ def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path
     level = merged.get("KLAVERJAS_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"KLAVERJAS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    # Made absolute once, here, so the log shows which file is used and nothing later depends on the folder.
+    db_path = Path(merged.get("KLAVERJAS_DB", "").strip() or DEFAULT_PATH).expanduser()
     return BotConfig(
         token=token,
-        db_path=Path(merged.get("KLAVERJAS_DB", "").strip() or DEFAULT_PATH),
+        db_path=db_path if str(db_path) == ":memory:" else db_path.absolute(),
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,
         ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", 1.0, 0.0),
-        turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, 10.0),
+        turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, MIN_TURN_TIME),
         deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
         ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", 1),
     )

@@ -1,0 +1,135 @@
+"""The words each command-line option accepts, in English and Dutch, and argparse types that check them.
+
+A stopgap: the text catalog (bot/texts) is getting its own parser for setting words; until then the
+Dutch words here follow the catalog's value names (rotterdams, verboden, melden, makkelijk, ...).
+Every value maps to the one word the engine and the AI players take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from engine.errors import SettingsError
+from engine.settings import parse_length
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str  # what the program takes
+    dutch: tuple[str, ...] = ()  # other words accepted for it (the first is shown in help)
+    meaning: str = ""
+
+    def words(self) -> tuple[str, ...]:
+        return (self.value, *self.dutch)
+
+
+RULES = (
+    Choice("rotterdam", ("rotterdams",), "void in the led suit: always trump"),
+    Choice("amsterdam", ("amsterdams",), "no need to trump while your partner heads the trick"),
+)
+UNDERTRUMP = (
+    Choice("forced", ("verplicht",), "unable to overtrump: still play a trump"),
+    Choice("forbidden", ("verboden",), "unable to overtrump: play another suit if you can"),
+)
+BIDDING = (
+    Choice("vrij", (), "each seat plays (naming trump) or passes"),
+    Choice("verplicht", (), "the elder hand must name trump"),
+    Choice("draaien", (), "a turned suit is played or passed"),
+)
+FORCED = (
+    Choice("elder", ("voorhand",), "the player left of the dealer"),
+    Choice("dealer", ("gever",), "the dealer"),
+)
+ROEM = (
+    Choice("auto", ("automatisch",), "counted by itself"),
+    Choice("declared", ("melden",), "counts only when claimed"),
+)
+STUK = (
+    Choice("trick", ("slag", "in de slag"), "K+Q of trump in one trick"),
+    Choice("held", ("hand", "in de hand"), "K+Q of trump in one player's hand"),
+)
+LEVEL = (
+    Choice("easy", ("makkelijk",)),
+    Choice("normal", ("normaal",)),
+    Choice("hard", ("moeilijk",)),
+)
+LANGUAGE = (
+    Choice("en", ("english", "engels")),
+    Choice("nl", ("nederlands", "dutch")),
+)
+# The duel takes the players by kind too; the levels are the same players under their table names.
+PLAYERS = (
+    Choice("random", (), "any legal action"),
+    Choice("heuristic", (), "rule-based (the normal level)"),
+    Choice("pimc", (), "the strong player (the hard level)"),
+    *LEVEL,
+)
+
+
+def lookup(choices: tuple[Choice, ...]) -> dict[str, str]:
+    """Every accepted word, lower case, to its value."""
+    return {word.lower(): choice.value for choice in choices for word in choice.words()}
+
+
+def listing(choices: tuple[Choice, ...]) -> str:
+    """``rotterdam (rotterdams), amsterdam (amsterdams)``: what help and errors show."""
+    return ", ".join(choice.value + (f" ({'/'.join(choice.dutch)})" if choice.dutch else "") for choice in choices)
+
+
+def described(choices: tuple[Choice, ...]) -> str:
+    """``rotterdam (rotterdams): void in the led suit: always trump; ...`` for option help."""
+    parts = []
+    for choice in choices:
+        name = choice.value + (f" ({'/'.join(choice.dutch)})" if choice.dutch else "")
+        parts.append(f"{name}: {choice.meaning}" if choice.meaning else name)
+    return "; ".join(parts)
+
+
+def word_type(choices: tuple[Choice, ...]) -> Callable[[str], str]:
+    """An argparse type: any accepted word, any case, becomes its value; anything else is refused with
+    the list of words, and argparse puts the option's name in front."""
+    words: Mapping[str, str] = lookup(choices)
+
+    def parse(text: str) -> str:
+        value = words.get(" ".join(text.split()).lower())
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of: {listing(choices)}")
+        return value
+
+    return parse
+
+
+def length_type(text: str) -> str:
+    """``16``, ``8`` (hands) or ``to1001`` (a target), checked now so the error names ``--length``."""
+    try:
+        parse_length(text)
+    except SettingsError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a match length: give a number of hands (16, 8) or a target (to1001)") from None
+    return text
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return value

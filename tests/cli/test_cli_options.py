@@ -1,0 +1,168 @@
+"""Options of the `klaverjas` command: English and Dutch words, defaults in the help, and bad values refused
+with the option's own name on standard error before anything runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import words
+from bot.cli.main import build_parser, main
+from bot.discord_app.config import MIN_TURN_TIME, VARIABLES
+from bot.terminal.game import build_rules
+from engine.settings import Bidding, ForcedSeat, MatchLength, PlayRules, RoemMode, StukMode, Undertrump
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Standard error of a command line argparse refuses; nothing may reach standard output."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err
+
+
+def test_play_defaults() -> None:
+    args = parse("play")
+    assert (args.rules, args.undertrump, args.bidding, args.forced, args.roem, args.stuk, args.length, args.level,
+            args.lang, args.seed) == ("rotterdam", None, "vrij", "elder", "auto", "trick", "16", "hard", "en", None)
+
+
+@pytest.mark.parametrize(("option", "word", "dest", "value"), [
+    ("--rules", "amsterdams", "rules", "amsterdam"),
+    ("--rules", "AMSTERDAM", "rules", "amsterdam"),
+    ("--undertrump", "verplicht", "undertrump", "forced"),
+    ("--undertrump", "verboden", "undertrump", "forbidden"),
+    ("--bidding", "draaien", "bidding", "draaien"),
+    ("--forced", "gever", "forced", "dealer"),
+    ("--forced", "voorhand", "forced", "elder"),
+    ("--roem", "melden", "roem", "declared"),
+    ("--roem", "automatisch", "roem", "auto"),
+    ("--stuk", "in de hand", "stuk", "held"),
+    ("--stuk", "slag", "stuk", "trick"),
+    ("--level", "makkelijk", "level", "easy"),
+    ("--level", "normaal", "level", "normal"),
+    ("--level", "Moeilijk", "level", "hard"),
+    ("--lang", "nederlands", "lang", "nl"),
+])
+def test_play_takes_dutch_and_english_words(option: str, word: str, dest: str, value: str) -> None:
+    assert getattr(parse("play", option, word), dest) == value
+
+
+def test_dutch_words_make_the_engines_rules() -> None:
+    args = parse("play", "--rules", "amsterdams", "--undertrump", "verplicht", "--bidding", "verplicht",
+                 "--forced", "gever", "--roem", "melden", "--stuk", "hand", "--length", "to1001")
+    rules = build_rules(args)
+    assert (rules.play, rules.undertrump, rules.bidding, rules.forced, rules.roem, rules.stuk, rules.length) == (
+        PlayRules.AMSTERDAM, Undertrump.FORCED, Bidding.VERPLICHT, ForcedSeat.DEALER, RoemMode.DECLARED,
+        StukMode.HELD, MatchLength(hands=None, target=1001))
+
+
+@pytest.mark.parametrize(("argv", "option"), [
+    (["play", "--rules", "utrecht"], "--rules"),
+    (["play", "--undertrump", "maybe"], "--undertrump"),
+    (["play", "--bidding", "free"], "--bidding"),
+    (["play", "--forced", "north"], "--forced"),
+    (["play", "--roem", "never"], "--roem"),
+    (["play", "--stuk", "both"], "--stuk"),
+    (["play", "--length", "0"], "--length"),
+    (["play", "--length", "to"], "--length"),
+    (["play", "--level", "genius"], "--level"),
+    (["play", "--lang", "fr"], "--lang"),
+    (["play", "--seed", "x"], "--seed"),
+    (["duel", "heuristic", "random", "--deals", "0"], "--deals"),
+    (["duel", "heuristic", "random", "--workers", "none"], "--workers"),
+    (["duel", "heuristic", "random", "--rules", "utrecht"], "--rules"),
+    (["duel", "heuristic", "random", "--bidding", "x"], "--bidding"),
+    (["duel", "genius", "random"], "A"),
+    (["bench", "engine", "--seconds", "-1"], "--seconds"),
+    (["bench", "disk"], "what"),
+])
+def test_a_bad_value_names_its_option(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
+    err = refused(capsys, *argv)
+    assert f"error: argument {option}:" in err
+
+
+def test_a_bad_setting_lists_what_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    err = refused(capsys, "play", "--rules", "utrecht")
+    assert "'utrecht' is not one of: rotterdam (rotterdams), amsterdam (amsterdams)" in err
+
+
+def help_of(command: str) -> str:
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", command, "--help"], capture_output=True, text=True,
+                         cwd=ROOT, check=True, env={**os.environ, "COLUMNS": "200"})
+    return run.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "duel", "bench"])
+def test_every_option_has_its_default_in_the_help(command: str) -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    for action in sub._actions:
+        if action.option_strings and action.nargs != 0:  # an option that takes a value
+            assert action.help is not None and "default" in action.help, action.dest
+
+
+def test_the_play_help_lists_every_word() -> None:
+    text = " ".join(help_of("play").split())
+    for choices in (words.RULES, words.UNDERTRUMP, words.BIDDING, words.FORCED, words.ROEM, words.STUK, words.LEVEL,
+                    words.LANGUAGE):
+        for choice in choices:
+            for word in choice.words():
+                assert word in text, word
+
+
+def test_the_score_help_has_the_exit_statuses_and_the_format() -> None:
+    text = help_of("score")
+    assert "0  every line was a valid record" in text
+    assert "1  at least one line was not" in text
+    assert "2  the input could not be read" in text
+    assert "engine/docs/record-format.md" in text
+
+
+def test_the_bot_help_lists_every_variable() -> None:
+    text = help_of("bot")
+    for variable in VARIABLES:
+        assert variable.name in text
+    assert f"at least {MIN_TURN_TIME:g}" in text
+    assert "data/klaverjas.sqlite3" in text
+
+
+def test_duel_takes_dutch_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", "makkelijk", "random", "--deals", "1", "--workers", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["deals"] == 1
+
+
+def test_an_unavailable_level_is_refused_before_the_table(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main as cli_main
+
+    monkeypatch.setattr(cli_main, "player_problem", lambda kind: "the compiled solver is missing")
+    assert main(["play", "--level", "moeilijk", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "klaverjas play: --level hard: the compiled solver is missing" in err
+
+
+def test_ctrl_c_is_status_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main as cli_main
+
+    def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "dispatch", interrupted)
+    assert main(["score"]) == 130
