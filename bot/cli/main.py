@@ -64,9 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "bench":
         return run_bench(args.what, args.seconds)
     if command == "render":
+        from bot.texts.labels import image_labels
         from rendering.examples import write_examples
 
-        for path in write_examples(args.out):
+        for path in write_examples(args.out, image_labels("en"), image_labels("nl")):
             print(path)
         return 0
     if command == "play":
@@ -99,9 +100,10 @@ def run_bench(what: str, seconds: float | None) -> int:
 
         result = bench_ai(seconds)
     else:
+        from bot.texts.labels import image_labels
         from rendering.bench import bench_render
 
-        result = bench_render(seconds)
+        result = bench_render(seconds, image_labels("en"))
     print(json.dumps(result))
     return 0
 

@@ -66,10 +66,10 @@ def names_of(table: Table) -> dict[Seat, str]:
 
 def theme_of(table: Table, *, public: bool = False) -> Any:
     """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
-    from rendering import theme_from
+    from bot.texts.labels import table_theme
 
     s = table.settings
-    return theme_from(s.felt, s.four_colour, s.language, neutral_teams=public)
+    return table_theme(s.felt, s.four_colour, s.language, neutral_teams=public)
 
 
 def lobby_text(table: Table) -> str:

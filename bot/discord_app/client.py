@@ -15,11 +15,12 @@ from discord.ext import commands
 from bot.discord_app.announcer import Announcer
 from bot.discord_app.cogs import EXTENSIONS, make_group
 from bot.discord_app.config import BotConfig
+from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS
 from bot.store.sqlite import SqliteStore
 from bot.tables.service import ChooseFn, ServiceConfig, TableService
 from bot.tables.thinking import Thinker
-from bot.texts.catalog import COMMAND_TEXTS, Translator, permission_name, t
+from bot.texts.catalog import COMMAND_TEXTS, permission_name, t
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.discord_app.announcer import DM_CLOSED, hand_payload, lobby_text, lobby_view, names_of
+from bot.discord_app.translator import lang_of
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.service import Table, TableStatus
-from bot.texts.catalog import error_text, illegal_text, lang_of, seat_name, t
+from bot.texts.catalog import error_text, illegal_text, seat_name, t
 from engine.actions import Call
 from engine.cards import Card, Seat
 from engine.errors import IllegalActionError

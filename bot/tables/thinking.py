@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.texts.catalog import hint_text
 from engine.actions import Call
 from engine.cards import Card
 from engine.view import SeatView
@@ -65,7 +66,7 @@ def hint_message(view: SeatView, lang: str) -> str:
     """The strong player's choice for ``view`` and its reason, in ``lang``."""
     from engine.ai.hints import hint
 
-    return hint(view).message(lang)
+    return hint_text(hint(view), lang)
 
 
 class Thinker:

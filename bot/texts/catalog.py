@@ -1,23 +1,26 @@
-"""Every text a Discord player sees, in English and Dutch.
+"""Every text a player sees, in English and Dutch: on Discord, in the terminal, in hints and on the images.
 
-``t(key, lang, **params)`` formats one text; ``lang_of(locale)`` maps a Discord locale to a language
-(``nl`` is Dutch, everything else English). Error codes of the service and the engine have their own
-keys (``error.<code>``), so refusals are phrased here, not in the views.
+``t(key, lang, **params)`` formats one text. The functions below word the things a game is made of
+(seats, suits, cards, calls, roem, errors, hints, the table's settings) so every front end says them
+alike. No front end is imported here: the Discord adapter has its own ``bot.discord_app.translator``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from discord import Locale, app_commands
-
+from bot.texts.language import Language
+from engine import rulebook
 from engine.actions import Call
-from engine.cards import Card, Seat, Suit, Team
+from engine.ai.hints import Hint
+from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
+from engine.roem import RoemKind, RoemPart
 from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
-EN = "en"
-NL = "nl"
+EN = Language.EN
+NL = Language.NL
 
 TEXTS: dict[str, tuple[str, str]] = {
     # lobby
@@ -52,6 +55,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "button.leave": ("Leave", "Weggaan"),
     "button.add_ai": ("Add AI", "AI erbij"),
     "button.start": ("Start", "Start"),
+    # The two calls of the bidding: the Discord buttons, the terminal's list and the bids announced.
     "button.pass": ("Pass", "Pas"),
     "button.play": ("Play", "Spelen"),
     "button.roem": ("Roem!", "Roem!"),
@@ -90,10 +94,23 @@ TEXTS: dict[str, tuple[str, str]] = {
                          "Roem: {parts} voor {team}, als ze het melden: druk op Roem! voor de volgende kaart."),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
     "roem.claimed_nothing": ("{name} claims roem, but it scores nothing.", "{name} meldt roem, maar die telt niet."),
-    "stuk": ("{name} shows stuk: 20 for {team}.", "{name} heeft stuk: 20 voor {team}."),
+    "stuk": ("{name} shows stuk: {points} for {team}.", "{name} heeft stuk: {points} voor {team}."),
+    # The same deeds said to the player at the terminal ("You ..."): the key with ``_you``.
+    "trick_you": ("Trick {n}: {name} win with {card} — {points} points.",
+                  "Slag {n}: {name} wint met {card} — {points} punten."),
+    "roem.claimed_you": ("{name} claim roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
+    "roem.claimed_nothing_you": ("{name} claim roem, but it scores nothing.",
+                                 "{name} meldt roem, maar die telt niet."),
+    "stuk_you": ("{name} show stuk: {points} for {team}.", "{name} hebt stuk: {points} voor {team}."),
+    # roem, part by part (roem_text): "stuk + driekaart: 40"
+    "roem.driekaart": ("driekaart", "driekaart"),
+    "roem.vierkaart": ("vierkaart", "vierkaart"),
+    "roem.stuk": ("stuk", "stuk"),
+    "roem.four": ("four {ranks}", "vier {ranks}"),
+    "roem.parts": ("{parts}: {points}", "{parts}: {points}"),
     "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Hand {n}: NS {ns} — EW {ew}."),
     "hand.nat": ("{name} is NAT ({team} {own} against {other}).", "{name} is NAT ({team} {own} tegen {other})."),
-    "hand.pit": ("PIT for {team}! {points} + 100.", "PIT voor {team}! {points} + 100."),
+    "hand.pit": ("PIT for {team}! {points} + {bonus}.", "PIT voor {team}! {points} + {bonus}."),
     "match.won": ("{team} win {ns} – {ew} after {hands} hands.", "{team} winnen met {ns} – {ew} na {hands} handen."),
     "match.draw": ("A draw: {ns} – {ew} after {hands} hands.", "Gelijkspel: {ns} – {ew} na {hands} handen."),
     "reminder": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
@@ -142,7 +159,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "played": ("Played {card}.", "{card} gespeeld."),
     "ok": ("Done.", "Klaar."),
     "play.no_match": ("No legal card matches {text!r}.", "Geen toegestane kaart past bij {text!r}."),
-    # errors from the service
+    # errors from the service (bot.tables.errors.ServiceErrorCode)
     "error.no_table": ("That table no longer exists.", "Die tafel bestaat niet meer."),
     "error.not_lobby": ("This table has already started.", "Deze tafel is al begonnen."),
     "error.not_started": ("The game has not started yet.", "Het spel is nog niet begonnen."),
@@ -163,8 +180,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.away": ("The AI is keeping your seat: press I'm back first.",
                    "De AI houdt je plaats bezet: druk eerst op Ik ben terug."),
     "error.not_away": ("You are already playing your own seat.", "Je speelt je eigen plaats al."),
-    "error.not_between_hands": ("You can take over a seat only between hands.",
-                                "Je kunt een plaats alleen tussen twee handen overnemen."),
     "error.no_ai_seat": ("There is no AI seat to take over.", "Er is geen AI-plaats om over te nemen."),
     "error.nobody_to_act": ("Nobody can act right now; the next hand is being dealt.",
                             "Niemand kan nu iets doen; de volgende hand wordt gedeeld."),
@@ -192,7 +207,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                             "Hier is geen tafel om aan mee te doen: gebruik de knop Meedoen bij een tafel, of dit "
                             "commando in de draad van een tafel."),
     "error.bad_seat": ("Not a seat: {text}. Use N, E, S or W.", "Geen plaats: {text}. Gebruik N, O, Z of W."),
-    # errors from the engine (codes of IllegalActionError)
+    # errors from the engine (engine.errors.ErrorCode)
     "error.not_your_turn": ("It is {name}'s turn.", "{name} is aan de beurt."),
     "error.follow_suit": ("You must follow suit ({led}).", "Je moet bekennen ({led})."),
     "error.overtrump": ("You must overtrump: {legal}.", "Je moet overtroeven: {legal}."),
@@ -204,13 +219,164 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.claim_auto": ("Roem is counted automatically at this table.", "Roem wordt aan deze tafel vanzelf geteld."),
     "error.claim_late": ("Roem can only be claimed right after the trick, before the next card.",
                          "Roem meld je direct na de slag, voor de volgende kaart."),
+    "error.not_an_action": ("That is not something you can do in this game.", "Dat kan niet in dit spel."),
+    "error.dealer": ("It is another player's deal.", "Een andere speler moet delen."),
+    "error.deal": ("That is not a proper deal: every player gets eight different cards.",
+                   "Zo wordt er niet gedeeld: iedere speler krijgt acht verschillende kaarten."),
+    "error.turn": ("That suit cannot be turned now.", "Die kleur kan nu niet gedraaid worden."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
 }
+
+# ------------------------------------------------------------------ the terminal (``klaverjas play``)
+
+TEXTS.update({
+    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. {rules}",
+                         "Klaverjassen: jij zit Zuid; Noord is je maat. {rules}"),
+    "terminal.auto": ("Klaverjas: four AI players ({level}). {rules}",
+                      "Klaverjassen: vier AI-spelers ({level}). {rules}"),
+    "terminal.help": ("Type a number or a card (JH, 10h) to play, pass/play or a suit (C D H S) to bid, "
+                      "? for a hint, q to quit.",
+                      "Typ een nummer of een kaart (JH, 10h) om te spelen, pas/speel of een kleur (C D H S) "
+                      "om te bieden, ? voor een tip, q om te stoppen."),
+    "terminal.hand": ("Hand {n}{of}, dealer: {dealer}.", "Spel {n}{of}, deler: {dealer}."),
+    "terminal.your_hand": ("Your hand (* = you may play it):", "Je kaarten (* = speelbaar):"),
+    "terminal.trump_suit": ("trump", "troef"),
+    "terminal.seat_line": ("{seat}: {text}", "{seat}: {text}"),
+    "terminal.trump": ("{seat} {plays} {suit} as trump{forced}. {elder} to lead.",
+                       "{seat} {plays} {suit} als troef{forced}. {elder} komt uit."),
+    "terminal.plays": ("plays", "speelt"),
+    "terminal.plays_you": ("play", "speelt"),
+    "terminal.forced": (" (forced)", " (verplicht)"),
+    "terminal.table": ("On the table: {cards}", "Op tafel: {cards}"),
+    "terminal.roem_claim": ("Roem in this trick: {parts}. Declared roem counts only when claimed.",
+                            "Roem in deze slag: {parts}. Roem telt alleen als je hem meldt."),
+    "terminal.claim_ask": ("Claim the roem ({parts})? [y/n]: ", "Roem melden ({parts})? [j/n]: "),
+    "terminal.status": ("Trump {trump} ({player} plays) · trick {n}/8 · Wij {we} – Zij {they}",
+                        "Troef {trump} ({player} speelt) · slag {n}/8 · Wij {we} – Zij {they}"),
+    "terminal.first_call": ("{elder} to call first.", "{elder} mag als eerste bieden."),
+    "terminal.call_prompt": ("Your call {choices}: ", "Jouw keuze {choices}: "),
+    "terminal.card_prompt": ("Your card (number or card) [{numbers}]: ", "Jouw kaart (nummer of kaart) [{numbers}]: "),
+    "terminal.hint": ("Hint: {text}", "Tip: {text}"),
+    "terminal.made": ("Hand {n}: Wij {we} — Zij {they}. {player} made it ({pp} points + {pr} roem against "
+                      "{dp} + {dr}).",
+                      "Spel {n}: Wij {we} — Zij {they}. {player} haalt het ({pp} punten + {pr} roem tegen "
+                      "{dp} + {dr})."),
+    "terminal.nat": ("Hand {n}: Wij {we} — Zij {they}. {player} is NAT ({pp} points + {pr} roem against {dp} + {dr}).",
+                     "Spel {n}: Wij {we} — Zij {they}. {player} is NAT ({pp} punten + {pr} roem tegen "
+                     "{dp} + {dr})."),
+    "terminal.pit": ("PIT for {team}! {bonus} roem extra.", "PIT voor {team}! {bonus} roem extra."),
+    "terminal.sheet": ("Score sheet:", "Scoreblad:"),
+    "terminal.won": ("{team} win {won} – {lost} after {n} hands.", "{team} winnen met {won} – {lost} na {n} spellen."),
+    "terminal.draw": ("A draw: {ns} – {ew} after {n} hands.", "Gelijkspel: {ns} – {ew} na {n} spellen."),
+    "terminal.bye": ("Goodbye!", "Tot ziens!"),
+    "terminal.bad_input": ("Not understood: {text!r}. Type a card number from the list, or a card like JH or 10h.",
+                           "Niet begrepen: {text!r}. Typ het nummer van een kaart of een kaart zoals JH of 10h."),
+    "terminal.bad_call": ("Not a call here: {text!r}. Choose one of: {choices}.",
+                          "Dat kan hier niet: {text!r}. Kies uit: {choices}."),
+    "terminal.bad_number": ("No card number {text} here: use one of {numbers}.",
+                            "Geen kaart met nummer {text}: kies uit {numbers}."),
+    "terminal.level_fallback": ("The {level} player is not available; playing against level normal.",
+                                "De speler {level} is er niet; je speelt tegen niveau normal."),
+    "terminal.you": ("You", "Jij"),
+    "terminal.call_pass": ("pass", "pas"),
+    "terminal.call_play": ("play", "speel"),
+})
+
+# ------------------------------------------------------------------ words on the images (bot.texts.labels)
+
+TEXTS.update({
+    "label.trump": ("Trump", "Troef"),
+    "label.plays": ("plays", "speelt"),
+    "label.dealer": ("D", "G"),  # the dealer's chip: one letter
+    "label.tricks": ("tricks", "slagen"),
+    "label.points": ("points", "punten"),
+    "label.roem": ("roem", "roem"),
+    "label.hand": ("Hand", "Spel"),
+    "label.total": ("Total", "Totaal"),
+    "label.nat": ("NAT", "NAT"),
+    "label.pit": ("PIT", "PIT"),
+    "label.winner": ("Winner", "Winnaar"),
+    "label.draw": ("Draw", "Gelijkspel"),
+    "label.trick": ("Trick", "Slag"),
+    "label.turned": ("Turned", "Gedraaid"),
+    "label.bidding": ("Bidding", "Bieden"),
+    "label.last": ("last trick", "vorige slag"),
+    "label.player": ("Player", "Speler"),
+    "label.we": ("Wij", "Wij"),
+    "label.they": ("Zij", "Zij"),
+    "label.ns": ("NS", "NS"),
+    "label.ew": ("EW", "EW"),
+})
+
+# ------------------------------------------------------------------ hints (engine.ai.hints.HintCode)
+# Fields: card, head (cards), suit, led (suit names), hand (the facts a bid rests on).
+
+TEXTS.update({
+    "hint.only": ("{card} is your only legal card", "{card} is je enige speelbare kaart"),
+    "hint.random": ("any card will do here", "elke kaart is hier goed"),
+    "hint.bid_play": ("you hold {hand}: strong enough to play {suit}",
+                      "je hebt {hand}: sterk genoeg om {suit} te spelen"),
+    "hint.bid_pass": ("your best suit is {suit}, with {hand}; too weak to play",
+                      "je beste kleur is {suit}, met {hand}; te zwak om te spelen"),
+    "hint.bid_forced": ("you must choose trump: {suit} is your best suit ({hand})",
+                        "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
+    "hint.pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
+                         "jullie spelen: kom uit met troef om de troeven van de tegenpartij te trekken"),
+    "hint.cash": ("{card} is the highest {suit} left: take the trick with it",
+                  "{card} is de hoogste {suit} die nog in het spel is: haal er de slag mee"),
+    "hint.lead_signal": ("partner asked for {suit} (a signal): lead it", "je maat seinde {suit}: kom daarmee uit"),
+    "hint.lead_low": ("lead a low card and keep your high cards and guarded tens",
+                      "kom uit met een lage kaart en bewaar je hoge kaarten en gedekte tienen"),
+    "hint.spek": ("partner's {head} wins; give your {card} (spekken)", "{head} van je maat wint; spek je {card}"),
+    "hint.spek_ace": ("partner's {head} wins; give your {card}: partner then knows your 10 is boss (seinen)",
+                      "{head} van je maat wint; gooi je {card} bij: dan weet je maat dat je tien de baas is "
+                      "(seinen)"),
+    "hint.signal_up": ("partner's {head} wins; a low {suit} card asks partner to lead {suit} (opseinen)",
+                       "{head} van je maat wint; een lage {suit} vraagt je maat om {suit} (opseinen)"),
+    "hint.signal_down": ("partner's {head} wins; a picture card says you have nothing in {suit} (afseinen)",
+                         "{head} van je maat wint; een plaatje zegt dat je niets hebt in {suit} (afseinen)"),
+    "hint.keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
+                         "{head} van je maat wint: niet introeven, bewaar je troeven"),
+    "hint.discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
+    "hint.follow_trump": ("partner's {head} wins; follow with your cheapest trump",
+                          "{head} van je maat wint; beken met je goedkoopste troef"),
+    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
+                          "{head} van je maat wint; beken goedkoop met {card}"),
+    "hint.overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
+    "hint.win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
+    "hint.trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
+    "hint.duck": ("you cannot take this trick safely: play your cheapest card, {card}",
+                  "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
+    "hint.duck_partner": ("partner's {head} leads but may be beaten; play cheap: {card}",
+                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
+    "hint.lead": ("lead {card}", "kom uit met {card}"),
+    "hint.follow": ("play {card}", "speel {card}"),
+    "hint.play_card": ("Play {card}", "Speel {card}"),
+    "hint.choose_trump": ("Trump {suit} ({name})", "Troef {suit} ({name})"),
+    "hint.trumps": ("{count} trump", "{count} troef"),
+    "hint.trumps_many": ("{count} trumps", "{count} troeven"),
+    "hint.with_honours": (" with {honours}", " met {honours}"),
+    "hint.aces": (" and {count} ace beside them", " en {count} aas ernaast"),
+    "hint.aces_many": (" and {count} aces beside them", " en {count} azen ernaast"),
+})
 
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},
               NL: {Suit.C: "klaveren", Suit.D: "ruiten", Suit.H: "harten", Suit.S: "schoppen"}}
 SEAT_NAMES = {EN: {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"},
               NL: {Seat.N: "Noord", Seat.E: "Oost", Seat.S: "Zuid", Seat.W: "West"}}
+# Rank letters as people read them on cards and in texts, in engine.cards.Rank order (7 8 9 10 J Q K A).
+RANKS = {EN: ("7", "8", "9", "10", "J", "Q", "K", "A"), NL: ("7", "8", "9", "10", "B", "V", "H", "A")}
+RANK_PLURALS = {EN: ("sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"),
+                NL: ("zevens", "achten", "negens", "tienen", "boeren", "vrouwen", "heren", "azen")}
+RANK_NAMES = {EN: ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"),
+              NL: ("zeven", "acht", "negen", "tien", "boer", "vrouw", "heer", "aas")}
+# The trump honours a bid rests on, as the hint names them (heuristic.describe_hand's letters).
+HONOUR_NAMES = {EN: {"J": "J", "9": "9", "A": "A", "T": "10"}, NL: {"J": "boer", "9": "nel", "A": "aas", "T": "tien"}}
+
+
+def language(lang: str) -> Language:
+    """``en``/``nl``, a Language or a locale (``nl-NL``): the language to speak (anything not Dutch is English)."""
+    return Language.of(lang)
 
 
 class _Params(dict[str, Any]):
@@ -218,28 +384,24 @@ class _Params(dict[str, Any]):
         return "{" + key + "}"
 
 
-def t(key: str, lang: str = EN, **params: Any) -> str:
+def t(key: str, lang: str = EN, /, **params: Any) -> str:
+    """The text ``key`` in ``lang`` with ``params`` filled in; positional-only, so a param may be named ``key``."""
     pair = TEXTS.get(key)
     if pair is None:
         return key
-    template = pair[1] if lang == NL else pair[0]
+    template = pair[1] if language(lang) is NL else pair[0]
     try:
         return template.format_map(_Params(params))
     except (ValueError, IndexError):
         return template
 
 
-def lang_of(locale: Locale | str | None) -> str:
-    value = locale.value if isinstance(locale, Locale) else (locale or "")
-    return NL if value.lower().startswith("nl") else EN
-
-
 def seat_name(seat: Seat, lang: str) -> str:
-    return SEAT_NAMES[NL if lang == NL else EN][seat]
+    return SEAT_NAMES[language(lang)][seat]
 
 
 def suit_name(suit: Suit, lang: str) -> str:
-    return SUIT_NAMES[NL if lang == NL else EN][suit]
+    return SUIT_NAMES[language(lang)][suit]
 
 
 def team_word(team: Team, viewer: Team | None) -> str:
@@ -249,24 +411,30 @@ def team_word(team: Team, viewer: Team | None) -> str:
     return "Wij" if team is viewer else "Zij"
 
 
-RANKS = {EN: ("7", "8", "9", "10", "J", "Q", "K", "A"), NL: ("7", "8", "9", "10", "B", "V", "H", "A")}
-RANK_NAMES = {EN: ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"),
-              NL: ("zeven", "acht", "negen", "tien", "boer", "vrouw", "heer", "aas")}
-_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-_NL_RANKS = {"B": "J", "V": "Q", "H": "K"}
-_NL_SUITS = {"K": "C", "R": "D", "H": "H", "S": "S"}
-_SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S, "W": Seat.W}
+def rank_letters(lang: str) -> tuple[str, ...]:
+    """The rank letters of ``lang`` in Rank order: what cards show (images) and texts write."""
+    return RANKS[language(lang)]
+
+
+def card_text(card: Card, lang: str = EN) -> str:
+    """A card as a player reads it: ``10♥``, ``J♥``."""
+    return card.symbol
 
 
 def card_label(card: Card, lang: str) -> str:
     """``J♥ — jack of hearts`` / ``B♥ — harten boer``: what a player reads in a choice list."""
-    lang = NL if lang == NL else EN
-    rank = card.notation[0]
-    index = "789TJQKA".index(rank)
+    lang = language(lang)
+    index = int(card.rank)
     short = RANKS[lang][index] + card.suit.symbol
     if lang == NL:
         return f"{short} — {SUIT_NAMES[NL][card.suit]} {RANK_NAMES[NL][index]}"
     return f"{short} — {RANK_NAMES[EN][index]} of {SUIT_NAMES[EN][card.suit]}"
+
+
+_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_NL_RANKS = {"B": "J", "V": "Q", "H": "K"}
+_NL_SUITS = {"K": "C", "R": "D", "H": "H", "S": "S"}
+_SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S, "W": Seat.W}
 
 
 def parse_card_text(text: str) -> Card | None:
@@ -319,7 +487,7 @@ def permission_name(permission: str, lang: str) -> str:
 
 def action_text(action: Card | Call, lang: str) -> str:
     if isinstance(action, Card):
-        return action.symbol
+        return card_text(action, lang)
     if action is Call.PASS:
         return t("button.pass", lang)
     if action is Call.PLAY:
@@ -336,23 +504,135 @@ def illegal_text(error: IllegalActionError, lang: str, **extra: str) -> str:
         if key in params:
             params[key] = Suit.parse(params[key]).symbol
     if "legal" in params:
-        params["legal"] = " ".join(Card.parse(card).symbol for card in params["legal"].split())
+        params["legal"] = " ".join(card_text(Card.parse(card), lang) for card in params["legal"].split())
     if "card" in params:
-        params["card"] = Card.parse(params["card"]).symbol
+        params["card"] = card_text(Card.parse(params["card"]), lang)
+    if "name" not in params and "seat" in params:
+        params["name"] = seat_name(Seat.parse(params["seat"]), lang)
     return error_text(error.code, params, lang, error.reason)
 
 
-def error_text(code: str, params: dict[str, Any], lang: str, reason: str = "") -> str:
+def error_text(code: str, params: Mapping[str, Any], lang: str, reason: str = "") -> str:
+    """The refusal ``code`` (an engine ErrorCode or a ServiceErrorCode) worded for a player.
+
+    ``params`` may hold any names, ``reason`` and ``key`` included (a bad setting names its key).
+    """
     key = f"error.{code}"
     if key not in TEXTS:
         return t("error.illegal", lang, reason=reason or code)
-    return t(key, lang, reason=reason, **params)
+    return t(key, lang, **{"reason": reason, **params})
+
+
+# ------------------------------------------------------------------ roem, calls, hints
+
+def roem_text(parts: tuple[RoemPart, ...], lang: str) -> str:
+    """``stuk + driekaart: 40``, ``four aces: 100`` / ``vier azen: 100``; empty when there is no roem."""
+    if not parts:
+        return ""
+    words = []
+    for part in parts:
+        if part.kind is RoemKind.FOUR_OF_A_KIND:
+            rank = part.rank if part.rank is not None else Rank.ACE
+            words.append(t("roem.four", lang, ranks=RANK_PLURALS[language(lang)][rank]))
+        else:
+            words.append(t(f"roem.{part.kind.value}", lang))
+    return t("roem.parts", lang, parts=" + ".join(words), points=sum(part.points for part in parts))
+
+
+_CALL_WORDS: dict[str, Call] = {"pass": Call.PASS, "pas": Call.PASS, "passen": Call.PASS, "p": Call.PASS,
+                                "play": Call.PLAY, "speel": Call.PLAY, "spelen": Call.PLAY}
+
+
+def parse_call_text(text: str) -> Call | None:
+    """A call as a player types it: pass/pas/passen, play/speel/spelen, or a suit (``H``, ``♥``, ``hearts``,
+    ``harten``, ``heart``) in either language."""
+    raw = text.strip().lower()
+    if raw in _CALL_WORDS:
+        return _CALL_WORDS[raw]
+    suit = parse_suit_text(raw)
+    return Call.for_suit(suit) if suit is not None else None
+
+
+def parse_suit_text(text: str) -> Suit | None:
+    """A suit as a player types it: its letter (C D H S, Dutch K R H S), symbol, or name in either language."""
+    raw = text.strip().lower()
+    for symbol, letter in _SYMBOLS.items():
+        if raw == symbol:
+            return Suit.parse(letter)
+    if len(raw) == 1:
+        letter = {"K": "C", "R": "D"}.get(raw.upper(), raw.upper())  # Dutch klaver, ruiten
+        return Suit.parse(letter) if letter in "CDHS" else None
+    for names in SUIT_NAMES.values():
+        for suit, name in names.items():
+            if raw in (name, name.rstrip("s"), name.removesuffix("en")):
+                return suit
+    return None
+
+
+def call_text(call: Call, lang: str) -> str:
+    """A call in a sentence: ``Pass``, ``Play``, or a suit as ``♥ (hearts)``."""
+    if call is Call.PASS:
+        return t("button.pass", lang)
+    if call is Call.PLAY:
+        return t("button.play", lang)
+    suit = call.suit
+    assert suit is not None
+    return f"{suit.symbol} ({suit_name(suit, lang)})"
+
+
+def _hint_suit(letter: str, lang: str) -> str:
+    suit = Suit.parse(letter)
+    return f"{suit_name(suit, lang)} {suit.symbol}"
+
+
+def _hand_words(params: Mapping[str, str], lang: str) -> str:
+    """``3 trumps with J, 9 and 1 ace beside them``: the facts a bid rests on."""
+    trumps = int(params["trumps"])
+    text = t("hint.trumps" if trumps == 1 else "hint.trumps_many", lang, count=trumps)
+    honours = [HONOUR_NAMES[language(lang)][letter] for letter in params.get("honours", "")]
+    if honours:
+        text += t("hint.with_honours", lang, honours=", ".join(honours))
+    aces = int(params.get("aces", "0"))
+    if aces:
+        text += t("hint.aces" if aces == 1 else "hint.aces_many", lang, count=aces)
+    return text
+
+
+def hint_reason(hint: Hint, lang: str) -> str:
+    """Why the strong player chooses the hint's action: ``partner's A♠ wins; give your 10♦ (spekken)``."""
+    params = hint.params
+    values: dict[str, str] = {}
+    for name in ("card", "head"):
+        if name in params:
+            values[name] = card_text(Card.parse(params[name]), lang)
+    for name in ("suit", "led"):
+        if name in params:
+            values[name] = _hint_suit(params[name], lang)
+    if "trumps" in params:
+        values["hand"] = _hand_words(params, lang)
+    return t(f"hint.{hint.code.value}", lang, **values)
+
+
+def hint_action(action: Card | Call, lang: str) -> str:
+    """The hinted action as an order: ``Play 10♠``, ``Pass``, ``Trump ♥ (hearts)``."""
+    if isinstance(action, Card):
+        return t("hint.play_card", lang, card=card_text(action, lang))
+    if action in (Call.PASS, Call.PLAY):
+        return call_text(action, lang)
+    suit = action.suit
+    assert suit is not None
+    return t("hint.choose_trump", lang, suit=suit.symbol, name=suit_name(suit, lang))
+
+
+def hint_text(hint: Hint, lang: str) -> str:
+    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``."""
+    return t("hint", lang, action=hint_action(hint.action, lang), reason=hint_reason(hint, lang))
 
 
 # ------------------------------------------------------------------ command names and descriptions
 
 COMMAND_TEXTS: dict[str, str] = {
-    # English string -> Dutch, for app_commands locale_str values
+    # English string -> Dutch, for app_commands locale_str values (bot.discord_app.translator)
     "klaverjas": "klaverjas",
     "Play Klaverjas": "Klaverjassen",
     "start": "start",
@@ -423,16 +703,6 @@ COMMAND_TEXTS: dict[str, str] = {
 }
 
 
-class Translator(app_commands.Translator):
-    """Dutch command names and descriptions for Discord's ``nl`` locale."""
-
-    async def translate(self, string: app_commands.locale_str, locale: Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
-        if locale is not Locale.dutch:
-            return None
-        return COMMAND_TEXTS.get(string.message)
-
-
 # ------------------------------------------------------------------ /klaverjas rules
 
 RULE_TEXTS: dict[str, tuple[str, str]] = {
@@ -444,11 +714,11 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "rules.common": ("Always: follow suit if you can; when trump is led you must overtrump if you can, even over "
                      "your partner. Partners sit opposite: NS against EW. The playing team must score more than the "
                      "other team (points + roem), or it is nat and the others get everything; all eight tricks is "
-                     "pit (+100).",
+                     "pit (+{pit}).",
                      "Altijd: bekennen als het kan; wordt er troef gevraagd, dan moet je overtroeven als het kan, "
                      "ook over je maat heen. Maten zitten tegenover elkaar: NS tegen EW. Het spelende team moet "
                      "meer halen dan het andere (punten + roem), anders is het nat en krijgt de tegenpartij alles; "
-                     "alle acht slagen is pit (+100)."),
+                     "alle acht slagen is pit (+{pit})."),
     "rules.rotterdam": ("**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
                         "even when your partner is winning the trick.",
                         "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
@@ -489,18 +759,30 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                             "presses Roem! before the next card is played.",
                             "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
                             "drukt voor de volgende kaart."),
-    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are 20 roem for its winner.",
-                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn 20 roem voor de winnaar."),
-    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores 20 roem for their team "
-                        "when playing the second of them, whoever wins that trick.",
-                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt 20 roem voor zijn team bij "
-                        "het spelen van de tweede, wie de slag ook wint."),
+    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk} roem for its "
+                         "winner.",
+                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk} roem voor de "
+                         "winnaar."),
+    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores {stuk} roem for their "
+                        "team when playing the second of them, whoever wins that trick.",
+                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk} roem voor zijn team "
+                        "bij het spelen van de tweede, wie de slag ook wint."),
     "rules.length_hands": ("**Length**: {hands} hands; the higher total wins.",
                            "**Lengte**: {hands} handen; het hoogste totaal wint."),
     "rules.length_target": ("**Length**: the first team to {target} points wins.",
                             "**Lengte**: het eerste team met {target} punten wint."),
 }
 TEXTS.update(RULE_TEXTS)
+
+
+def _stuk_roem() -> int:
+    # engine.rulebook names no stuk constant yet: the engine's own count of a K+Q-of-trump trick gives it.
+    king, queen = Card.of(Rank.KING, Suit.C), Card.of(Rank.QUEEN, Suit.C)
+    plain = rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, False)
+    return rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, True) - plain
+
+
+STUK_ROEM = _stuk_roem()
 
 _VALUE_NL = {"rotterdam": "rotterdams", "amsterdam": "amsterdams", "forced": "verplicht", "forbidden": "verboden",
              "auto": "automatisch", "declared": "melden", "trick": "in de slag", "held": "in de hand"}
@@ -544,11 +826,12 @@ def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str 
     else:
         lines.append("• " + t("rules." + rules.bidding.value, lang))
     lines.append("• " + t("rules.roem_auto" if rules.roem is RoemMode.AUTO else "rules.roem_declared", lang))
-    lines.append("• " + t("rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held", lang))
+    stuk_key = "rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held"
+    lines.append("• " + t(stuk_key, lang, stuk=STUK_ROEM))
     length = rules.length
     if length.hands is not None:
         lines.append("• " + t("rules.length_hands", lang, hands=length.hands))
     else:
         lines.append("• " + t("rules.length_target", lang, target=length.target))
-    lines.append(t("rules.common", lang))
+    lines.append(t("rules.common", lang, pit=rulebook.PIT_BONUS))
     return "\n".join(lines)

@@ -1,12 +1,13 @@
-"""Hints name the strong player's action and give a reason in English and Dutch."""
+"""Hints name the strong player's action and a reason code; the catalog words it in English and Dutch."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.texts.catalog import hint_reason, hint_text
 from engine.actions import Call, Deal
 from engine.ai.heuristic import HeuristicPlayer
-from engine.ai.hints import REASONS, explain, hint
+from engine.ai.hints import HintCode, explain, hint
 from engine.ai.players import RandomPlayer
 from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
@@ -20,18 +21,17 @@ def test_spek_hint_in_both_languages() -> None:
                      Seat.W: "AD JS"}, Suit.H, elder=Seat.N, plays="AS 7S", play="amsterdam")
     result = hint(seat_view(game, Seat.S), HeuristicPlayer())
     assert result.action is Card.DT
-    assert result.reason_en == "partner's A♠ wins; give your 10♦ (spekken)"
-    assert result.reason_nl == "A♠ van je maat wint; spek je 10♦"
-    assert result.reason("nl") == result.reason_nl
-    assert result.message("en").startswith("Play 10♦: ")
-    assert result.message("nl").startswith("Speel 10♦: ")
+    assert hint_reason(result, "en") == "partner's A♠ wins; give your 10♦ (spekken)"
+    assert hint_reason(result, "nl") == "A♠ van je maat wint; spek je 10♦"
+    assert hint_text(result, "en").startswith("Play 10♦: ")
+    assert hint_text(result, "nl").startswith("Speel 10♦: ")
 
 
 def test_pull_trumps_hint() -> None:
     game = position({Seat.S: "JH 9H 7H AC 7C 8D 9D 7S"}, Suit.H, elder=Seat.S)
     result = hint(seat_view(game, Seat.S), HeuristicPlayer())
     assert result.action is Card.HJ and result.code == "pull_trumps"
-    assert "trump" in result.reason_en and "troef" in result.reason_nl
+    assert "trump" in hint_reason(result, "en") and "troef" in hint_reason(result, "nl")
 
 
 def test_bidding_hints_say_why() -> None:
@@ -40,7 +40,8 @@ def test_bidding_hints_say_why() -> None:
     game = Game(Rules())
     game.apply(Deal.from_cards(Seat.E, {Seat.S: hand, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
     result = hint(seat_view(game, Seat.S), HeuristicPlayer())
-    assert result.action is Call.PASS and "too weak" in result.reason_en and "te zwak" in result.reason_nl
+    assert result.action is Call.PASS
+    assert "too weak" in hint_reason(result, "en") and "te zwak" in hint_reason(result, "nl")
     strong = explain(seat_view(game, Seat.S), Call.H)
     assert strong.reason == "bid_play"
 
@@ -73,8 +74,9 @@ def test_hints_over_random_games_are_legal_and_worded() -> None:
                 view = seat_view(game, seat)
                 result = hint(view, chooser if rng.random() < 0.5 else HeuristicPlayer())
                 assert result.action in view.legal
-                assert result.code in REASONS
-                assert "?" not in result.reason_en and "?" not in result.reason_nl
+                assert result.code in HintCode
+                for lang in ("en", "nl"):
+                    assert "{" not in hint_text(result, lang) and "?" not in hint_reason(result, lang)
                 game.apply(result.action, seat)
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.cli.main import build_parser
 from bot.terminal.game import run_play, score_sheet
@@ -126,8 +129,6 @@ def test_score_sheet_marks_nat_and_pit() -> None:
     assert lines[-1].split()[-2:] == ["514", "0"]
 
 
-
-
 def test_a_card_number_plays_the_card_shown_with_that_number() -> None:
     out: list[str] = []
     expected: list[str] = []
@@ -148,3 +149,13 @@ def test_a_card_number_plays_the_card_shown_with_that_number() -> None:
     assert code == 0
     played = [line.removeprefix("  You: ") for line in out if line.startswith("  You: ")]
     assert len(expected) == 8 and played == expected
+
+
+def test_play_runs_without_discord() -> None:
+    # discord.py is the bot's; the terminal must start and finish a match with it missing.
+    script = ("import sys; sys.modules['discord'] = None; from bot.cli.main import main; "
+              "sys.exit(main(['play', '--auto', '--length', '1', '--level', 'normal', '--seed', '1']))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "Trick 8:" in done.stdout
