@@ -52,6 +52,8 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--lang", default="en", help="en or nl")
     play.add_argument("--hint", action="store_true", help="show the hint before each of your turns")
     play.add_argument("--auto", action="store_true", help="four AI players play a whole match")
+    play.add_argument("--record", default=None, metavar="FILE",
+                      help="write the match's record (klaverjas-record/1) to FILE when it ends or is left")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -78,7 +78,7 @@ def lobby_text(table: Table) -> str:
     rules = table.rules
     lines = [t("lobby.title", lang, table=table.id, host=names[Seat.S] if table.seats[Seat.S].user_id == table.host_id
                else next((i.name for i in table.seats if i.user_id == table.host_id), "?")),
-             f"{settings_line(rules, lang)} · AI: {table.settings.ai_level}"]
+             settings_line(rules, lang, table.settings.ai_level)]
     for seat in SEATS:
         info = table.seats[seat]
         who = names[seat] if info.kind is not SeatKind.EMPTY else t("lobby.empty", lang)
@@ -367,14 +367,14 @@ class Announcer:
                 refresh_table = True
             elif isinstance(engine_event, StukScored):
                 await self.post(table, t("stuk", lang, name=names[engine_event.seat],
-                                         team=team_word(engine_event.team, None)))
+                                         team=team_word(engine_event.team, None, lang)))
             elif isinstance(engine_event, TrickWon):
                 await self.announce_trick(table, engine_event)
                 refresh_table = True
             elif isinstance(engine_event, RoemClaimed):
                 key = "roem.claimed" if engine_event.points else "roem.claimed_nothing"
                 await self.post(table, t(key, lang, name=names[engine_event.seat], points=engine_event.points,
-                                         team=team_word(engine_event.seat.team, None)))
+                                         team=team_word(engine_event.seat.team, None, lang)))
             elif isinstance(engine_event, HandSettled):
                 await self.announce_hand(table, engine_event)
             elif isinstance(engine_event, MatchOver):
@@ -478,7 +478,7 @@ class Announcer:
         view = None
         if event.roem:
             key = "trick.roem_claim" if event.needs_claim else "trick.roem"
-            lines.append(t(key, lang, parts=describe_parts(event.roem_parts), team=team_word(event.team, None)))
+            lines.append(t(key, lang, parts=describe_parts(event.roem_parts), team=team_word(event.team, None, lang)))
             if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
                                          for s in event.team.seats):
                 view = view_of([RoemButton(table.id, table.version, lang)])
@@ -495,10 +495,10 @@ class Announcer:
         if result.nat:
             own = result.points[playing] + result.roem[playing]
             other = result.points[playing.other] + result.roem[playing.other]
-            lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None), own=own,
+            lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None, lang), own=own,
                            other=other))
         if result.pit is not None:
-            lines.append(t("hand.pit", lang, team=team_word(result.pit, None), points=result.points[result.pit]))
+            lines.append(t("hand.pit", lang, team=team_word(result.pit, None, lang), points=result.points[result.pit]))
         if not table.game.finished:
             await self.post(table, "\n".join(lines), image=await self.sheet(table), name="sheet.png")
         else:
@@ -511,7 +511,7 @@ class Announcer:
         if event.winner is None:
             text = t("match.draw", lang, ns=ns, ew=ew, hands=hands)
         else:
-            text = t("match.won", lang, team=team_word(event.winner, None), ns=ns, ew=ew, hands=hands)
+            text = t("match.won", lang, team=team_word(event.winner, None, lang), ns=ns, ew=ew, hands=hands)
         view = view_of([RematchButton(table.id, lang)])
         await self.post(table, text, image=await self.sheet(table), name="sheet.png", view=view)
 

@@ -1,12 +1,15 @@
 """``klaverjas play``: a match in the terminal. You sit South with three AI players.
 
 Input and output are injectable (``ask`` returns a line for a prompt, ``say`` prints a line), so a
-test drives a whole scripted game. Ctrl-C or end of input leaves with a goodbye and exit status 0.
+test drives a whole scripted game. Ctrl-C or end of input leaves with a goodbye and exit status 0;
+``--record FILE`` then (and at the match's end) writes the match's klaverjas-record/1 to FILE.
+Every word comes from ``bot.texts`` in the table's language (``--lang nl``: Dutch words and cards).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections.abc import Callable
 from itertools import groupby
@@ -19,18 +22,21 @@ from bot.texts.catalog import (
     illegal_text,
     parse_call_text,
     parse_card_text,
+    parse_setting_value,
     roem_text,
     seat_name,
+    setting_value,
     settings_line,
+    suit_letter,
     suit_name,
     t,
+    team_word,
 )
 from bot.texts.language import Language
-from engine import rulebook
 from engine.actions import CALLS, Call, Claim
 from engine.ai.base import Player
 from engine.ai.hints import hint, strong_player
-from engine.ai.players import LEVELS, UnknownPlayerError, make_player
+from engine.ai.players import LEVELS, Level, UnknownPlayerError, make_player
 from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.events import (
@@ -49,7 +55,7 @@ from engine.events import (
 )
 from engine.game import Game, Phase
 from engine.order import sort_cards
-from engine.roem import RoemPart
+from engine.record import export_record
 from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
@@ -58,6 +64,7 @@ Say = Callable[[str], None]
 HUMAN = Seat.S
 
 QUIT_WORDS = ("q", "quit", "exit", "stop", "stoppen")
+CLAIM_WORDS = ("r", "roem")
 HINT_WORDS = ("?", "hint", "tip")
 
 
@@ -77,7 +84,9 @@ class Table:
         seed = getattr(args, "seed", None)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         self.rng = random.Random(self.seed)
-        self.level = str(getattr(args, "level", "hard")).lower()
+        level = str(getattr(args, "level", "hard"))
+        # Levels in either language (moeilijk = hard); the AI's own kinds (random, pimc) as they are.
+        self.level = parse_setting_value("ai", level) or level.strip().lower()
         self.players: dict[Seat, Player] = {}
         self.hint_player: Player | None = None
         self.game = Game(self.rules)
@@ -94,9 +103,10 @@ class Table:
                 self.players[seat] = make_player(self.level, self.seed * 4 + seat)
             except UnknownPlayerError:
                 if seat is SEATS[0] or (seat is Seat.E and not self.players):
-                    self.say(self.text("level_fallback", level=self.level))
-                self.level = "normal"
-                self.players[seat] = make_player("normal", self.seed * 4 + seat)
+                    self.say(self.text("level_fallback", level=self.level_name(self.level),
+                                       normal=self.level_name(Level.NORMAL)))
+                self.level = Level.NORMAL.value
+                self.players[seat] = make_player(self.level, self.seed * 4 + seat)
         if self.show_hints and not self.auto:
             self.hint_player = strong_player(self.seed)
 
@@ -118,27 +128,27 @@ class Table:
         return t(key, self.lang, name=self.seat_name(seat), **params)
 
     def team_name(self, team: Team) -> str:
-        return t("label.we" if team is Team.NS else "label.they", self.lang)
+        """Wij (your side) and Zij; with ``--auto`` nobody is "we": the teams by seat, NS and EW."""
+        return team_word(team, None if self.auto else HUMAN.team, self.lang)
+
+    def score(self, ns: int, ew: int) -> str:
+        return self.text("score", ns_team=self.team_name(Team.NS), ns=ns, ew_team=self.team_name(Team.EW), ew=ew)
 
     def suit_name(self, suit: Suit) -> str:
         return f"{suit.symbol} ({suit_name(suit, self.lang)})"
 
     def call_name(self, call: Call) -> str:
-        if call is Call.PASS:
-            return self.text("call_pass")
-        if call is Call.PLAY:
-            return self.text("call_play")
         return call_text(call, self.lang)
 
-    def roem_words(self, parts: tuple[RoemPart, ...]) -> str:
-        return roem_text(parts, self.lang)
+    def level_name(self, level: str) -> str:
+        return setting_value("ai", level, self.lang)
 
     # ----------------------------------------------------------------- the match
 
     def run(self) -> int:
         rules = settings_line(self.rules, self.lang) + "."
         if self.auto:
-            self.say(self.text("auto", level=self.level, rules=rules))
+            self.say(self.text("auto", level=self.level_name(self.level), rules=rules))
         else:
             self.say(self.text("welcome", rules=rules))
             self.say(self.text("help"))
@@ -165,7 +175,7 @@ class Table:
         bidding = view.phase is Phase.BIDDING
         if bidding:
             if not view.bids and view.elder is not None:
-                self.say(self.text("first_call", elder=self.seat_name(view.elder)))
+                self.say(self.about("terminal.first_call", view.elder))
             if view.turned:
                 self.say(t("bid.turned", self.lang, suit=self.suit_name(view.turned[-1])))
         else:
@@ -176,6 +186,8 @@ class Table:
         while True:
             text = self.ask(self.prompt(view, numbered)).strip()
             low = text.lower()
+            if not text:
+                continue  # an empty line asks again, without a complaint
             if low in QUIT_WORDS:
                 raise Quit
             if low in HINT_WORDS:
@@ -198,8 +210,8 @@ class Table:
         return self.text("card_prompt", numbers=numbers)
 
     def call_choices(self, view: SeatView) -> str:
-        return "[" + " ".join(f"{i + 1}={self.call_name(c) if c in (Call.PASS, Call.PLAY) else c.value}"
-                              for i, c in enumerate(self.calls(view))) + "]"
+        """``[1=pass 2=C …]``: the words to type; Dutch suit letters in Dutch (K R H S)."""
+        return "[" + " ".join(f"{i + 1}={call_word(c, self.lang)}" for i, c in enumerate(self.calls(view))) + "]"
 
     @staticmethod
     def calls(view: SeatView) -> list[Call]:
@@ -232,19 +244,21 @@ class Table:
         self.say(self.text("hint", text=hint_text(result, self.lang)))
 
     def show_status(self, view: SeatView) -> None:
+        """Trump and its player, the trick, this hand's points and roem, and the match so far."""
         assert view.trump is not None and view.player is not None
-        we, they = view.points[0] + view.roem[0], view.points[1] + view.roem[1]
-        self.say(self.text("status", trump=self.suit_name(view.trump), player=self.seat_name(view.player),
-                           n=view.trick_number + 1, we=we, they=they))
+        ns, ew = view.points[0] + view.roem[0], view.points[1] + view.roem[1]
+        self.say(self.about("terminal.status", view.player, trump=self.suit_name(view.trump),
+                            n=view.trick_number + 1, score=self.score(ns, ew),
+                            total=self.score(view.totals[0], view.totals[1])))
         if view.trick_plays:
             cards = ", ".join(f"{self.seat_name(s)} {card_text(c, self.lang)}" for s, c in view.trick_plays)
             self.say(self.text("table", cards=cards))
 
     def show_hand(self, view: SeatView) -> list[Card]:
-        """Print the hand by suit, numbered, legal cards starred; the numbering in that order."""
+        """Print the hand by suit, numbered, legal cards starred while playing; the numbering in that order."""
         numbered = sort_cards(view.hand, view.trump)
-        self.say(self.text("your_hand"))
         playing = view.phase is Phase.PLAY
+        self.say(self.text("your_hand" if playing else "your_hand_bidding"))
         number = 0
         for suit, group in groupby(numbered, key=lambda card: card.suit):
             cards = list(group)
@@ -254,7 +268,7 @@ class Table:
                 mark = "*" if playing and card in view.legal else " "
                 parts.append(f"{number:>2} {card_text(card, self.lang)}{mark}")
             trump = " " + self.text("trump_suit") if view.trump is suit else ""
-            self.say(f"  {suit.symbol}{trump}: " + "  ".join(parts))
+            self.say(f"  {suit.symbol}{trump}: " + "  ".join(parts).rstrip())
         return numbered
 
     # ----------------------------------------------------------------- events
@@ -264,27 +278,31 @@ class Table:
         while pending:
             event = pending.pop(0)
             self.show_event(event)
-            if isinstance(event, TrickWon) and event.needs_claim:
-                claimed = self.maybe_claim(event)
+            if isinstance(event, TrickWon):
+                claimed = self.offer_claim(event)
                 if any(isinstance(e, HandSettled) for e in claimed):
                     # The claim re-settled the hand: its settlement replaces the one already queued.
                     pending = [e for e in pending if not isinstance(e, HandSettled | MatchOver)]
                 pending = claimed + pending
 
-    def maybe_claim(self, event: TrickWon) -> list[Event]:
-        parts = self.roem_words(event.roem_parts)
+    def offer_claim(self, event: TrickWon) -> list[Event]:
+        """Declared roem: the one place that claims. After a trick your side won you may claim (r); nobody
+        tells you whether it holds roem, since spotting it is the point of melden, and a wrong claim only
+        scores nothing. The AI side claims the roem its tricks hold."""
+        if not self.game.can_claim():
+            return []
         if event.team is HUMAN.team and not self.auto:
-            self.say("  " + self.text("roem_claim", parts=parts))
             while True:
-                answer = self.ask(self.text("claim_ask", parts=parts)).strip().lower()
+                answer = self.ask(self.text("claim_prompt")).strip().lower()
                 if answer in QUIT_WORDS:
                     raise Quit
-                if answer in ("y", "yes", "j", "ja"):
+                if answer in CLAIM_WORDS:
                     return self.game.apply(Claim(HUMAN))
-                if answer in ("n", "no", "nee", ""):
+                if not answer:
                     return []
-        # AI teams always claim their roem.
-        return self.game.apply(Claim(event.winner))
+        if event.needs_claim:
+            return self.game.apply(Claim(event.winner))
+        return []
 
     def show_event(self, event: Event) -> None:
         lang = self.lang
@@ -303,22 +321,20 @@ class Table:
         elif isinstance(event, BidMade):
             self.say(self.text("seat_line", seat=self.seat_name(event.seat), text=self.call_name(event.call)))
         elif isinstance(event, TrumpChosen):
-            you = event.player is HUMAN and not self.auto
             hand = self.game.hand
             elder = hand.elder if hand is not None else event.player
-            plays = self.text("plays_you" if you else "plays")
-            self.say(self.text("trump", seat=self.seat_name(event.player), plays=plays,
-                               suit=self.suit_name(event.trump), forced=self.text("forced") if event.forced else "",
-                               elder=self.seat_name(elder)))
+            trump = self.about("terminal.trump", event.player, suit=self.suit_name(event.trump),
+                               forced=self.text("forced") if event.forced else "")
+            self.say(f"{trump} {self.about('terminal.leads', elder)}")
         elif isinstance(event, CardPlayed):
             self.say("  " + self.text("seat_line", seat=self.seat_name(event.seat), text=card_text(event.card, lang)))
         elif isinstance(event, StukScored):
-            self.say("  " + self.about("stuk", event.seat, points=event.points, team=self.team_name(event.team)))
+            self.say("  " + self.about("stuk", event.seat, team=self.team_name(event.team)))
         elif isinstance(event, TrickWon):
             card = card_text(event.cards[(event.winner - event.leader) & 3], lang)
             self.say(self.about("trick", event.winner, n=event.trick + 1, card=card, points=event.points))
             if event.roem and not event.needs_claim:
-                self.say("  " + t("trick.roem", lang, parts=self.roem_words(event.roem_parts),
+                self.say("  " + t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
                                   team=self.team_name(event.team)))
         elif isinstance(event, RoemClaimed):
             key = "roem.claimed" if event.points else "roem.claimed_nothing"
@@ -336,20 +352,43 @@ class Table:
     def show_settlement(self, result: HandResult) -> None:
         team = result.playing
         other = team.other
-        key = "nat" if result.nat else "made"
-        self.say(self.text(key, n=result.hand + 1, we=result.score[0], they=result.score[1],
-                           player=self.seat_name(result.player), pp=result.points[team],
-                           pr=result.roem[team], dp=result.points[other], dr=result.roem[other]))
+        key = "terminal.nat" if result.nat else "terminal.made"
+        self.say(self.about(key, result.player, n=result.hand + 1, score=self.score(*result.score),
+                            pp=result.points[team], pr=result.roem[team], dp=result.points[other],
+                            dr=result.roem[other]))
         if result.pit is not None:
-            self.say(self.text("pit", team=self.team_name(result.pit), bonus=rulebook.PIT_BONUS))
-        for line in score_sheet(self.game.results, self.lang):
+            self.say(self.text("pit", team=self.team_name(result.pit)))
+        neutral = self.auto
+        for line in score_sheet(self.game.results, self.lang, neutral=neutral):
             self.say(line)
+        self.say(sheet_legend(self.lang, neutral=neutral))
+
+    def write_record(self, path: str) -> None:
+        """The match so far as one klaverjas-record/1 line (``klaverjas score`` reads it)."""
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(json.dumps(export_record(self.game), separators=(",", ":")) + "\n")
+        self.say(self.text("recorded", path=path))
 
 
-def score_sheet(results: list[HandResult], lang: str = Language.EN) -> list[str]:
-    """The boompje so far: one row per hand, Wij (NS) and Zij (EW), roem in brackets, nat/pit marked."""
-    we, they = t("label.we", lang), t("label.they", lang)
-    lines = [t("terminal.sheet", lang), f"  {'#':>6}  {we:>11}  {they:>11}"]
+def call_word(call: Call, lang: str) -> str:
+    """What to type for a call: ``pass``/``passen``, ``play``/``spelen``, a suit letter (Dutch: K R H S)."""
+    if call in (Call.PASS, Call.PLAY):
+        return call_text(call, lang).lower()
+    suit = call.suit
+    assert suit is not None
+    return suit_letter(suit, lang)
+
+
+def _team_names(lang: str, neutral: bool) -> tuple[str, str]:
+    viewer = None if neutral else HUMAN.team
+    return team_word(Team.NS, viewer, lang), team_word(Team.EW, viewer, lang)
+
+
+def score_sheet(results: list[HandResult], lang: str = Language.EN, *, neutral: bool = False) -> list[str]:
+    """The boompje so far: one row per hand, Wij (NS) and Zij (EW) (``neutral``: NS and EW), roem in
+    brackets, nat/pit marked, ``*`` on the hands NS played."""
+    ns_team, ew_team = _team_names(lang, neutral)
+    lines = [t("terminal.sheet", lang), f"  {'#':>6}  {ns_team:>11}  {ew_team:>11}"]
     totals = [0, 0]
     for result in results:
         cells = []
@@ -361,13 +400,18 @@ def score_sheet(results: list[HandResult], lang: str = Language.EN) -> list[str]
             totals[team] += score
         marks = []
         if result.nat:
-            marks.append(f"{t('label.nat', lang).lower()} ({we if result.playing is Team.NS else they})")
+            marks.append(f"{t('label.nat', lang).lower()} ({ns_team if result.playing is Team.NS else ew_team})")
         if result.pit is not None:
-            marks.append(f"{t('label.pit', lang).lower()} ({we if result.pit is Team.NS else they})")
+            marks.append(f"{t('label.pit', lang).lower()} ({ns_team if result.pit is Team.NS else ew_team})")
         star = "*" if result.playing is Team.NS else " "
         lines.append(f"  {result.hand + 1:>5}{star} {cells[0]}  {cells[1]}  {' '.join(marks)}".rstrip())
     lines.append(f"  {t('label.total', lang).lower():>6}  {totals[0]:>11}  {totals[1]:>11}")
     return lines
+
+
+def sheet_legend(lang: str = Language.EN, *, neutral: bool = False) -> str:
+    """What the score sheet's marks mean."""
+    return t("terminal.sheet_legend", lang, ns_team=_team_names(lang, neutral)[0])
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
@@ -376,7 +420,8 @@ def build_rules(args: argparse.Namespace) -> Rules:
         attr = "rules" if key == "play" else key
         value = getattr(args, attr, None)
         if value is not None:
-            changes[key] = value
+            # Dutch words work too (rotterdams, melden, tot 1001); what no language knows, the rules refuse.
+            changes[key] = parse_setting_value(key, str(value)) or value
     return Rules().with_changes(**changes)
 
 
@@ -389,6 +434,7 @@ def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None =
     except KlaverjasError as error:
         writer(f"klaverjas play: {error}")
         return 2
+    record: str | None = getattr(args, "record", None)
     try:
         return table.run()
     except UnknownPlayerError as error:
@@ -398,3 +444,6 @@ def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None =
         writer("")
         writer(table.text("bye"))
         return 0
+    finally:
+        if record:
+            table.write_record(record)

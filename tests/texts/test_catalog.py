@@ -9,14 +9,34 @@ from typing import Any
 import pytest
 
 from bot.tables.errors import ServiceErrorCode
-from bot.texts.catalog import TEXTS, error_text, illegal_text, parse_call_text, parse_suit_text, roem_text, t
+from bot.texts.catalog import (
+    SETTING_WORDS_NL,
+    TEXTS,
+    card_text,
+    error_text,
+    explain_rules,
+    illegal_text,
+    parse_call_text,
+    parse_card_text,
+    parse_level,
+    parse_setting_value,
+    parse_suit_text,
+    roem_text,
+    setting_value,
+    settings_line,
+    t,
+    team_word,
+)
 from bot.texts.labels import image_labels
+from engine import rulebook
 from engine.actions import Call
 from engine.ai.hints import HintCode
-from engine.cards import Card, Rank, Seat, Suit
+from engine.ai.players import LEVELS, Level
+from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import ErrorCode, IllegalActionError
 from engine.roem import RoemKind, RoemPart
-from rendering.theme import Labels
+from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
+from rendering.theme import FELTS, Labels
 from tests.ai.positions import position
 
 LANGS = ("en", "nl")
@@ -104,3 +124,53 @@ def test_calls_are_read_in_either_language(text: str, call: Call) -> None:
 
 def test_nonsense_is_no_call_or_suit() -> None:
     assert parse_call_text("banana") is None and parse_suit_text("x") is None
+
+
+def test_dutch_tables_name_teams_by_seat_as_nz_and_ow() -> None:
+    assert [team_word(team, None, "nl") for team in Team] == ["NZ", "OW"]
+    assert [team_word(team, None, "en") for team in Team] == ["NS", "EW"]
+    assert team_word(Team.EW, Team.NS, "nl") == "Zij"
+    assert (image_labels("nl").ns, image_labels("nl").ew) == ("NZ", "OW")
+
+
+@pytest.mark.parametrize(("key", "text", "value"), [
+    ("ai", "moeilijk", "hard"), ("ai", "Makkelijk", "easy"), ("ai", "normal", "normal"),
+    ("play", "rotterdams", "rotterdam"), ("undertrump", "verboden", "forbidden"), ("roem", "melden", "declared"),
+    ("stuk", "in de hand", "held"), ("felt", "marineblauw", "navy"), ("language", "Nederlands", "nl"),
+    ("length", "tot 1001", "to1001"), ("length", "16 rondes", "16"), ("bidding", "draaien", "draaien"),
+])
+def test_settings_are_read_from_dutch_words(key: str, text: str, value: str) -> None:
+    assert parse_setting_value(key, text) == value
+
+
+def test_levels_and_settings_are_shown_and_read_in_dutch() -> None:
+    assert parse_level("moeilijk") is Level.HARD and parse_level("superb") is None
+    assert [setting_value("ai", level, "nl") for level in LEVELS] == ["makkelijk", "normaal", "moeilijk"]
+    line = settings_line(Rules().with_changes(length="to1001"), "nl", "hard")
+    assert "tot 1001" in line and line.endswith("AI: moeilijk") and "rotterdams" in line
+
+
+def test_every_setting_value_has_its_dutch_word() -> None:
+    assert set(SETTING_WORDS_NL["felt"]) == set(FELTS)
+    assert tuple(SETTING_WORDS_NL["ai"]) == LEVELS
+    for key, enum in (("play", PlayRules), ("undertrump", Undertrump), ("bidding", Bidding), ("forced", ForcedSeat),
+                      ("roem", RoemMode), ("stuk", StukMode)):
+        assert set(SETTING_WORDS_NL[key]) == {member.value for member in enum}
+
+
+def test_rule_values_in_texts_come_from_the_engine() -> None:
+    assert t("hand.pit", "en", team="Wij", points=162) == f"PIT for Wij! 162 + {rulebook.PIT_BONUS}."
+    assert "stuk 20" in explain_rules(Rules(), "en") and "four jacks 200" in explain_rules(Rules(), "en")
+
+
+def test_dutch_cards_are_written_and_read_with_dutch_rank_letters() -> None:
+    assert card_text(Card.HJ, "nl") == "B♥" and card_text(Card.DQ, "nl") == "V♦" and card_text(Card.HJ, "en") == "J♥"
+    assert parse_card_text("BH") is Card.HJ and parse_card_text("VR") is Card.DQ and parse_card_text("10s") is Card.ST
+
+
+def test_dutch_words_are_the_ones_dutch_tables_use() -> None:
+    dutch = {key: pair[1] for key, pair in TEXTS.items()}
+    assert not [key for key, text in dutch.items() if "bieden" in text.lower() or " bod " in f" {text.lower()} "]
+    assert not [key for key, text in dutch.items() if "gever" in text]
+    assert (t("button.pass", "nl"), t("button.play", "nl")) == ("Passen", "Spelen")
+    assert t("label.hand", "nl") == "Ronde" and t("terminal.sheet", "nl") == "Boompje:"

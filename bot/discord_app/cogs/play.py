@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.discord_app.announcer import names_of, theme_of
 from bot.discord_app.handlers import bot_of, guarded, refresh_ephemeral_hand, reply, send_hand_ephemeral, user_lang
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.texts.catalog import card_label, parse_card_text, t
+from bot.texts.catalog import card_label, parse_card_text, t, team_word
 from engine.cards import Card
 
 if TYPE_CHECKING:
@@ -134,7 +134,8 @@ async def score(interaction: discord.Interaction[Any]) -> None:
             text = t("score.neutral", lang, ns=ns, ew=ew)
         else:
             team = seat.team
-            text = t("score.line", lang, team=team.name, other=team.other.name, we=game.totals[team],
+            text = t("score.line", lang, team=team_word(team, None, lang), other=team_word(team.other, None, lang),
+                     we=game.totals[team],
                      they=game.totals[team.other])
         sheet = discord.File(io.BytesIO(image), filename="sheet.png")
         await interaction.followup.send(text, ephemeral=True, file=sheet)
