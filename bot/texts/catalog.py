@@ -324,27 +324,27 @@ TEXTS.update({
 TEXTS.update({
     "hint.only": ("{card} is your only legal card", "{card} is je enige speelbare kaart"),
     "hint.random": ("any card will do here", "elke kaart is hier goed"),
-    "hint.bid_play": ("you hold {hand}: strong enough to play {suit}",
-                      "je hebt {hand}: sterk genoeg om {suit} te spelen"),
-    "hint.bid_pass": ("your best suit is {suit}, with {hand}; too weak to play",
-                      "je beste kleur is {suit}, met {hand}; te zwak om te spelen"),
-    "hint.bid_forced": ("you must choose trump: {suit} is your best suit ({hand})",
+    "hint.bid_play": ("you hold {hand}: strong enough to play the {suit} suit",
+                      "je hebt {hand}: sterk genoeg om op {suit} te spelen"),
+    "hint.bid_pass": ("the {suit} suit is your best, with {hand}; too weak to play",
+                      "{suit} is je beste kleur, met {hand}; te zwak om te spelen"),
+    "hint.bid_forced": ("you must choose trump: the {suit} suit is your best ({hand})",
                         "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
     "hint.pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
                          "jullie spelen: kom uit met troef om de troeven van de tegenpartij te trekken"),
     "hint.cash": ("{card} is the highest {suit} left: take the trick with it",
                   "{card} is de hoogste {suit} die nog in het spel is: haal er de slag mee"),
-    "hint.lead_signal": ("partner asked for {suit} (a signal): lead it", "je maat seinde {suit}: kom daarmee uit"),
+    "hint.lead_signal": ("partner asked for a {suit} (a signal): lead one", "je maat seinde {suit}: kom daarmee uit"),
     "hint.lead_low": ("lead a low card and keep your high cards and guarded tens",
                       "kom uit met een lage kaart en bewaar je hoge kaarten en gedekte tienen"),
     "hint.spek": ("partner's {head} wins; give your {card} (spekken)", "{head} van je maat wint; spek je {card}"),
     "hint.spek_ace": ("partner's {head} wins; give your {card}: partner then knows your 10 is boss (seinen)",
                       "{head} van je maat wint; gooi je {card} bij: dan weet je maat dat je tien de baas is "
                       "(seinen)"),
-    "hint.signal_up": ("partner's {head} wins; a low {suit} card asks partner to lead {suit} (opseinen)",
+    "hint.signal_up": ("partner's {head} wins; a low {suit} asks partner to lead a {suit} (opseinen)",
                        "{head} van je maat wint; een lage {suit} vraagt je maat om {suit} (opseinen)"),
-    "hint.signal_down": ("partner's {head} wins; a picture card says you have nothing in {suit} (afseinen)",
-                         "{head} van je maat wint; een plaatje zegt dat je niets hebt in {suit} (afseinen)"),
+    "hint.signal_down": ("partner's {head} wins; a picture card says you have no high {suit} (afseinen)",
+                         "{head} van je maat wint; een plaatje zegt dat je geen hoge {suit} hebt (afseinen)"),
     "hint.keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
                          "{head} van je maat wint: niet introeven, bewaar je troeven"),
     "hint.discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
@@ -357,8 +357,12 @@ TEXTS.update({
     "hint.trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
     "hint.duck": ("you cannot take this trick safely: play your cheapest card, {card}",
                   "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
-    "hint.duck_partner": ("partner's {head} leads but may be beaten; play cheap: {card}",
+    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap: {card}",
                           "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
+    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten; play {card}",
+                           "{head} van je maat ligt voor maar kan nog geslagen worden; speel {card}"),
+    "hint.beat": ("{card} beats {head}, but an opponent still to play may go higher",
+                  "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
     "hint.lead": ("lead {card}", "kom uit met {card}"),
     "hint.follow": ("play {card}", "speel {card}"),
     "hint.play_card": ("Play {card}", "Speel {card}"),
@@ -617,9 +621,12 @@ def call_text(call: Call, lang: str) -> str:
     return f"{suit.symbol} ({suit_name(suit, lang)})"
 
 
+# A suit in a hint, in the singular ("the highest diamond left", "een lage ruiten").
+SUIT_NOUNS = {EN: {Suit.C: "club", Suit.D: "diamond", Suit.H: "heart", Suit.S: "spade"}, NL: SUIT_NAMES[NL]}
+
+
 def _hint_suit(letter: str, lang: str) -> str:
-    suit = Suit.parse(letter)
-    return f"{suit_name(suit, lang)} {suit.symbol}"
+    return SUIT_NOUNS[language(lang)][Suit.parse(letter)]
 
 
 def _hand_words(params: Mapping[str, str], lang: str) -> str:

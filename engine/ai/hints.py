@@ -24,9 +24,10 @@ from engine.ai.heuristic import (
     describe_hand,
     hand_evaluation,
     points,
+    strength,
 )
 from engine.ai.players import UnknownPlayerError, make_player
-from engine.cards import SEATS, SUITS, Card
+from engine.cards import SEATS, SUITS, Card, Seat, iter_bits
 from engine.game import Phase
 from engine.view import SeatView
 
@@ -58,6 +59,13 @@ class HintCode(StrEnum):
     DUCK_PARTNER = "duck_partner"
     LEAD = "lead"
     FOLLOW = "follow"
+    PARTNER_AHEAD = "partner_ahead"  # partner heads the trick, but an opponent still to play may beat it
+    BEAT = "beat"  # the card heads the trick for now; an opponent still to play may go higher
+
+
+# Reasons that say partner's card wins the trick: only true when no opponent still to play can beat it.
+PARTNER_WINS = frozenset({HintCode.SPEK, HintCode.SPEK_ACE, HintCode.SIGNAL_UP, HintCode.SIGNAL_DOWN,
+                          HintCode.KEEP_TRUMPS, HintCode.DISCARD, HintCode.FOLLOW_TRUMP, HintCode.FOLLOW_CHEAP})
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +95,61 @@ def hint(view: SeatView, player: Player | None = None) -> Hint:
     decision = HeuristicPlayer().decide(view)
     if decision.action != action or decision.reason == "random":
         decision = explain(view, action)
-    return render(view, decision)
+    return render(view, honest(view, decision))
+
+
+def honest(view: SeatView, decision: Decision) -> Decision:
+    """The decision with a reason that claims no more than the seat can know.
+
+    The heuristic plays on likelihoods ("an opponent with three clubs out will follow"); a hint's words
+    state facts, so "partner's A wins" and "takes the trick" need every opponent still to play unable to
+    beat the card, whatever they hold, and "the highest diamond left" needs no higher one in our own hand.
+    """
+    action = decision.action
+    if view.phase is not Phase.PLAY or not isinstance(action, Card):
+        return decision
+    k = Knowledge(view)
+    card = int(action)
+    reason = decision.reason
+    if not view.trick:
+        if reason == HintCode.CASH and not _highest_left(k, card):
+            return Decision(action, HintCode.LEAD, {"card": str(action)})
+        if reason == HintCode.PULL_TRUMPS and not any(k.may_hold(seat, k.trump) for seat in SEATS
+                                                      if seat.team is not view.team):
+            return Decision(action, HintCode.LEAD, {"card": str(action)})
+        return decision
+    led = view.trick[0] >> 3
+    head = view.trick_head()
+    assert head is not None
+    after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(view.trick))]
+    if reason in PARTNER_WINS and head[0] is view.partner and not certain(k, int(head[1]), led, after):
+        cheap = card >> 3 != k.trump and points(card, k.trump) < 10
+        return Decision(action, HintCode.DUCK_PARTNER if cheap else HintCode.PARTNER_AHEAD, decision.params)
+    if reason == HintCode.WIN and not certain(k, card, led, after):
+        return Decision(action, HintCode.BEAT, decision.params)
+    return decision
+
+
+def certain(k: Knowledge, card: int, led: int, after: list[Seat]) -> bool:
+    """``card`` heading a trick led in ``led`` stays there whatever the opponents in ``after`` hold."""
+    trump = k.trump
+    for seat in after:
+        if seat.team is k.seat.team:
+            continue
+        if card >> 3 == trump:
+            if k.may_hold(seat, trump) and not k.is_boss(card):
+                return False
+        elif k.may_hold(seat, trump) or (k.may_hold(seat, led) and not k.is_boss(card)):
+            return False  # it may be out of the led suit and trump, or hold a higher card of it
+    return True
+
+
+def _highest_left(k: Knowledge, card: int) -> bool:
+    """No card of its suit, out or in our own hand, is higher."""
+    suit = card >> 3
+    mine = strength(card, k.trump)
+    return k.is_boss(card) and all(strength(other, k.trump) <= mine
+                                   for other in iter_bits(k.mine & rulebook.SUIT_MASK[suit]))
 
 
 def explain(view: SeatView, action: Card | Call) -> Decision:
@@ -105,7 +167,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
         playing = view.player is not None and view.player.team is view.team
         if card >> 3 == trump and playing:
             return Decision(action, "pull_trumps", {"card": name})
-        if card >> 3 != trump and k.is_boss(card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
+        if card >> 3 != trump and _highest_left(k, card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
             return Decision(action, "cash", {"card": name, "suit": SUITS[card >> 3].letter})
         if k.signal_up >> (card >> 3) & 1:
             return Decision(action, "lead_signal", {"card": name, "suit": SUITS[card >> 3].letter})
