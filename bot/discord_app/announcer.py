@@ -41,13 +41,12 @@ from bot.tables.service import (
     TableStopped,
     TurnReminder,
 )
-from bot.texts.catalog import action_text, seat_name, settings_line, suit_name, t, team_word
+from bot.texts.catalog import action_text, roem_text, seat_name, settings_line, suit_name, t, team_word
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, RoemClaimed, StukScored, SuitTurned, TrickWon
 from engine.events import TrumpChosen as TrumpChosenEvent
 from engine.game import Phase
-from engine.roem import describe_parts
 from engine.view import SeatView
 
 if TYPE_CHECKING:
@@ -478,7 +477,7 @@ class Announcer:
         view = None
         if event.roem:
             key = "trick.roem_claim" if event.needs_claim else "trick.roem"
-            lines.append(t(key, lang, parts=describe_parts(event.roem_parts), team=team_word(event.team, None, lang)))
+            lines.append(t(key, lang, parts=roem_text(event.roem_parts, lang), team=team_word(event.team, None, lang)))
             if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
                                          for s in event.team.seats):
                 view = view_of([RoemButton(table.id, table.version, lang)])
