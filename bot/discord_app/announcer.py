@@ -510,7 +510,8 @@ class Announcer:
         if event.winner is None:
             text = t("match.draw", lang, ns=ns, ew=ew, hands=hands)
         else:
-            text = t("match.won", lang, team=team_word(event.winner, None, lang), ns=ns, ew=ew, hands=hands)
+            text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
+                     hands=hands)
         view = view_of([RematchButton(table.id, lang)])
         await self.post(table, text, image=await self.sheet(table), name="sheet.png", view=view)
 

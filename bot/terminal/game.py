@@ -345,9 +345,10 @@ class Table:
             ns, ew = event.totals
             n = len(self.game.results)
             if event.winner is None:
-                self.say(self.text("draw", ns=ns, ew=ew, n=n))
+                self.say(t("match.draw", lang, ns=ns, ew=ew, hands=n))
             else:
-                self.say(self.text("won", team=self.team_name(event.winner), won=max(ns, ew), lost=min(ns, ew), n=n))
+                self.say(t("match.won", lang, team=self.team_name(event.winner), won=max(ns, ew), lost=min(ns, ew),
+                           hands=n))
 
     def show_settlement(self, result: HandResult) -> None:
         team = result.playing

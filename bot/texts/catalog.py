@@ -112,7 +112,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Ronde {n}: NZ {ns} — OW {ew}."),
     "hand.nat": ("{name} is nat ({team} {own} against {other}).", "{name} is nat ({team} {own} tegen {other})."),
     "hand.pit": ("PIT for {team}! {points} + {pit_bonus}.", "PIT voor {team}! {points} + {pit_bonus}."),
-    "match.won": ("{team} win {ns} – {ew} after {hands} hands.", "{team} winnen met {ns} – {ew} na {hands} rondes."),
+    "match.won": ("{team} win {won} – {lost} after {hands} hands.",
+                  "{team} winnen met {won} – {lost} na {hands} rondes."),
     "match.draw": ("A draw: {ns} – {ew} after {hands} hands.", "Gelijkspel: {ns} – {ew} na {hands} rondes."),
     "reminder": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
     "timer.played": ("The AI played {action} for {name}.", "De AI speelde {action} voor {name}."),
@@ -276,8 +277,6 @@ TEXTS.update({
                               "nat/pit (team): who went nat or made pit",
                               "  * = {ns_team} speelde de ronde · (n) = roem, meegeteld in de score · "
                               "nat/pit (team): wie nat ging of pit haalde"),
-    "terminal.won": ("{team} win {won} – {lost} after {n} hands.", "{team} winnen met {won} – {lost} na {n} rondes."),
-    "terminal.draw": ("A draw: {ns} – {ew} after {n} hands.", "Gelijkspel: {ns} – {ew} na {n} rondes."),
     "terminal.bye": ("Goodbye!", "Tot ziens!"),
     "terminal.recorded": ("The match's record is in {path} (klaverjas score {path}).",
                           "Het verslag van de partij staat in {path} (klaverjas score {path})."),
