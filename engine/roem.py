@@ -1,4 +1,4 @@
-"""Roem of a trick with its parts named, for announcements ("stuk + driekaart: 40")."""
+"""Roem of a trick part by part; front ends name the parts (``bot.texts.catalog.roem_text``)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,6 @@ class RoemPart:
     points: int
     rank: Rank | None = None  # four of a kind only
     suit: Suit | None = None  # sequences and stuk
-
-    def describe(self) -> str:
-        if self.kind is RoemKind.FOUR_OF_A_KIND:
-            return f"four {RANK_PLURAL[self.rank or Rank.ACE]}"
-        return self.kind.value
-
-
-RANK_PLURAL = {Rank.SEVEN: "sevens", Rank.EIGHT: "eights", Rank.NINE: "nines", Rank.TEN: "tens",
-               Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings", Rank.ACE: "aces"}
 
 
 def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) -> tuple[RoemPart, ...]:
@@ -58,10 +49,3 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
         if rulebook.FOUR_OF_A_KIND_ROEM[rank]:
             parts.append(RoemPart(RoemKind.FOUR_OF_A_KIND, rulebook.FOUR_OF_A_KIND_ROEM[rank], rank=rank))
     return tuple(parts)
-
-
-def describe_parts(parts: tuple[RoemPart, ...]) -> str:
-    """``stuk + driekaart: 40``; empty when there is no roem."""
-    if not parts:
-        return ""
-    return " + ".join(part.describe() for part in parts) + f": {sum(part.points for part in parts)}"

@@ -14,7 +14,7 @@ from engine.roem import RoemKind, RoemPart
 from engine.settings import Rules
 from engine.view import SeatView, seat_view
 from rendering.images import render_hand, render_sheet, render_table, render_trick
-from rendering.theme import FELTS, Theme
+from rendering.theme import FELTS, Labels, Theme
 
 NAMES: dict[Seat, str] = {Seat.N: "Bert", Seat.E: "AI East", Seat.S: "Anna", Seat.W: "Wilhelmina-Sophie"}
 
@@ -75,10 +75,12 @@ def finished_game(seed: int = 5) -> Game:
     return game
 
 
-def write_examples(out_dir: str) -> list[str]:
+def write_examples(out_dir: str, english: Labels, dutch: Labels) -> list[str]:
+    """Every image kind in every felt, four colours, and Dutch; the caller gives the words of both languages."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    themes = [Theme(felt=f) for f in FELTS] + [Theme(four_colour=True), Theme(language="nl", four_colour=True)]
+    themes = ([Theme(english, felt=f) for f in FELTS]
+              + [Theme(english, four_colour=True), Theme(dutch, four_colour=True)])
     view = playing_view()
     later = later_view()
     waiting = replace(view, legal=())
@@ -92,7 +94,7 @@ def write_examples(out_dir: str) -> list[str]:
         paths.append(str(path))
 
     for theme in themes:
-        tag = theme.felt + ("-4c" if theme.four_colour else "") + ("-nl" if theme.language == "nl" else "")
+        tag = theme.felt + ("-4c" if theme.four_colour else "") + ("-nl" if theme.labels is dutch else "")
         write(f"hand-{tag}.png", render_hand(view, theme=theme))
         write(f"hand-waiting-{tag}.png", render_hand(waiting, theme=theme))
         write(f"trick-{tag}.png", render_trick(view, NAMES, theme=theme))
@@ -102,8 +104,8 @@ def write_examples(out_dir: str) -> list[str]:
                                                hands_total=done.rules.length.hands, finished=True,
                                                winner=_winner(done), theme=theme))
     write("sheet-partial-neutral.png", render_sheet(view.results, viewer_team=None, names=NAMES, hands_total=16,
-                                                     finished=False, winner=None))
-    write("table-neutral.png", render_table(last, NAMES, theme=Theme(neutral_teams=True)))
+                                                     finished=False, winner=None, theme=Theme(english)))
+    write("table-neutral.png", render_table(last, NAMES, theme=Theme(english, neutral_teams=True)))
     return paths
 
 
@@ -151,20 +153,20 @@ def fixed_view(seat: Seat = Seat.S, *, legal: bool = True) -> SeatView:
         can_claim=False)
 
 
-def golden_images() -> dict[str, bytes]:
-    """The images kept in tests/golden/images (see scripts/regen_golden_images.py)."""
+def golden_images(english: Labels, dutch: Labels) -> dict[str, bytes]:
+    """The images kept in tests/golden/images (see tests/golden/regen_images.py), in the caller's words."""
     view = fixed_view()
-    nl4 = Theme(felt="navy", four_colour=True, language="nl")
+    en = Theme(english)
+    nl4 = Theme(dutch, felt="navy", four_colour=True)
     return {
-        "hand.png": render_hand(view),
+        "hand.png": render_hand(view, theme=en),
         "hand-navy-4c-nl.png": render_hand(view, theme=nl4),
-        "trick.png": render_trick(view, NAMES),
-        "trick-done.png": render_trick(view, NAMES, trick=view.tricks[1], theme=Theme(felt="burgundy")),
-        "table.png": render_table(view, NAMES),
-        "table-neutral-nl.png": render_table(fixed_view(Seat.E), NAMES,
-                                             theme=Theme(language="nl", neutral_teams=True)),
+        "trick.png": render_trick(view, NAMES, theme=en),
+        "trick-done.png": render_trick(view, NAMES, trick=view.tricks[1], theme=Theme(english, felt="burgundy")),
+        "table.png": render_table(view, NAMES, theme=en),
+        "table-neutral-nl.png": render_table(fixed_view(Seat.E), NAMES, theme=Theme(dutch, neutral_teams=True)),
         "sheet.png": render_sheet(fixed_results(16), viewer_team=Team.NS, names=NAMES, hands_total=16,
-                                  finished=True, winner=Team.NS),
+                                  finished=True, winner=Team.NS, theme=en),
         "sheet-partial.png": render_sheet(fixed_results(3), viewer_team=None, names=NAMES, hands_total=16,
                                           finished=False, winner=None, theme=nl4),
     }

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.texts.catalog import hint_text
 from bot.texts.language import Language
 from engine.actions import Call
 from engine.ai.hints import hint
@@ -60,7 +61,7 @@ def choose_action(level: Level, seed: int, view: SeatView) -> Card | Call:
 
 def hint_message(view: SeatView, lang: Language) -> str:
     """The strong player's choice for ``view`` and its reason, in ``lang``."""
-    return hint(view).message(lang)
+    return hint_text(hint(view), lang)
 
 
 class Thinker:

@@ -7,7 +7,7 @@ from klaverjas_test_helpers import cards, notation
 
 from engine import rulebook
 from engine.cards import Suit, mask_of
-from engine.roem import describe_parts, trick_roem_parts
+from engine.roem import trick_roem_parts
 
 TRUMP = Suit.H
 R, A = "rotterdam", "amsterdam"
@@ -153,13 +153,6 @@ def test_trick_roem(trick: str, stuk_in_trick: bool, roem: int, parts: list[str]
         named = trick_roem_parts(tuple(order), TRUMP, stuk_in_trick)
         assert sorted(p.kind.value for p in named) == parts
         assert sum(p.points for p in named) == roem
-
-
-def test_roem_parts_are_announced_by_name() -> None:
-    text = describe_parts(trick_roem_parts(tuple(cards("JH QH KH 7C")), TRUMP, True))
-    assert "stuk" in text and "driekaart" in text and text.endswith("40")
-    assert describe_parts(()) == ""
-    assert "jacks" in describe_parts(trick_roem_parts(tuple(cards("JC JD JH JS")), TRUMP, True))
 
 
 # Settlement (rules.md section 7): (playing team, points NS, points EW, roem NS, roem EW) -> (NS, EW, nat)
