@@ -363,10 +363,10 @@ class Game:
         trick.append(card)
         events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
         if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
-            stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+            stuk = rulebook.stuk_mask(trump)
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
                 hand.held_stuk.append(player)
-                events.append(StukScored(hand.index, player, player.team, 20))
+                events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
         if count < 3:
             self.to_act = SEATS[(player + 1) & 3]
             return events
@@ -459,7 +459,7 @@ class Game:
             points[team] += trick.points
             roem[team] += scored_trick_roem(hand, trick, self._declared)
         for seat in hand.held_stuk:
-            roem[seat & 1] += 20
+            roem[seat & 1] += rulebook.STUK_ROEM
         return points, roem
 
     def clone(self) -> Game:
@@ -485,7 +485,7 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
         roem[team] += scored_trick_roem(hand, trick, declared)
         tricks_won[team] += 1
     for seat in hand.held_stuk:
-        roem[seat & 1] += 20
+        roem[seat & 1] += rulebook.STUK_ROEM
     pit: Team | None = None
     for team in TEAMS:
         if tricks_won[team] == 8:

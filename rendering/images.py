@@ -15,6 +15,7 @@ from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.events import HandResult
 from engine.game import Phase, Trick
 from engine.order import sort_cards, suit_order
+from engine.rulebook import HAND_POINTS
 from engine.view import SeatView
 from rendering.draw import (
     CARD_H,
@@ -377,7 +378,7 @@ def _hand_cells(result: HandResult, team: Team) -> tuple[str, str]:
     if result.nat:
         if result.playing is team:
             return "nat", ""
-        return str(162), str(result.score[team] - 162) if result.score[team] > 162 else ""
+        return str(HAND_POINTS), str(result.score[team] - HAND_POINTS) if result.score[team] > HAND_POINTS else ""
     roem = result.roem[team]
     return str(result.points[team]), str(roem) if roem else ""
 

@@ -61,9 +61,8 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
         count += 1
     if count > 3:
         value += EXTRA_TRUMP * (count - 3)
-    king = 1 << (trump * 8 + rulebook.RANK_KING)
-    queen = 1 << (trump * 8 + rulebook.RANK_QUEEN)
-    if trumps & king and trumps & queen:
+    stuk = rulebook.stuk_mask(trump)
+    if trumps & stuk == stuk:
         value += STUK_BONUS
     for suit in range(4):
         if suit == trump:

@@ -77,11 +77,14 @@ _LAST_BONUS = rulebook.LAST_TRICK_BONUS
 _PIT_BONUS = rulebook.PIT_BONUS
 _RANK_KING = rulebook.RANK_KING
 _RANK_QUEEN = rulebook.RANK_QUEEN
+_STUK_ROEM = rulebook.STUK_ROEM
+_VIERKAART_ROEM = rulebook.VIERKAART_ROEM
 
-# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power and rulebook.sequence_roem: registering those
+# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power, sequence_roem and stuk_mask: registering those
 # plain functions as jitable lets numba compile their callers exactly as they stand in rulebook.py.
 register_jitable(rulebook.card_power)
 register_jitable(rulebook.sequence_roem)
+register_jitable(rulebook.stuk_mask)
 _legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
 _trick_winner = njit(cache=True)(rulebook.trick_winner)
 _trick_points = njit(cache=True)(rulebook.trick_points)
@@ -316,15 +319,15 @@ def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  #
         byte = (cards >> (suit * 8)) & 0xFF
         if rulebook.RUN_LENGTH[byte] >= 3:
             sequences += rulebook.POPCOUNT8[byte] // 3  # a sequence takes at least three cards of its suit
-    bound = 50 * min(sequences, tricks_left)
+    bound = _VIERKAART_ROEM * min(sequences, tricks_left)
     for rank in range(8):
         four = (1 << rank) | (1 << (8 + rank)) | (1 << (16 + rank)) | (1 << (24 + rank))
         if cards & four == four:
             bound += _FOUR_ROEM[rank]
     if stuk:
-        pair = (1 << (trump * 8 + _RANK_KING)) | (1 << (trump * 8 + _RANK_QUEEN))
+        pair = rulebook.stuk_mask(trump)
         if cards & pair == pair:
-            bound += 20
+            bound += _STUK_ROEM
     return bound
 
 
@@ -894,11 +897,11 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
 
     Every card gets played, so such a seat will score it whatever the play: a constant of the deal.
     """
-    stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+    stuk = rulebook.stuk_mask(trump)
     total = 0
     for seat in range(4):
         if original_hands[seat] & stuk == stuk and seat not in scored:
-            total += 20 if seat & 1 == 0 else -20
+            total += rulebook.STUK_ROEM if seat & 1 == 0 else -rulebook.STUK_ROEM
     return total
 
 
