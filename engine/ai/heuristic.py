@@ -31,6 +31,8 @@ RANK_ACE = 7
 RANK_JACK = 4
 RANK_NINE = 2
 
+# The hand evaluation from which a player plays a hand: the heuristic's, pimc's (tuned by duels) and what
+# the sampler reads into other seats' bids.
 BID_THRESHOLD = 62.0
 # Evaluation of a trump card by rank (7 8 9 T J Q K A) and of a side card.
 TRUMP_VALUE = (5.0, 5.0, 22.0, 12.0, 30.0, 7.0, 8.0, 15.0)

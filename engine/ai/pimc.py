@@ -38,7 +38,7 @@ import numpy as np
 
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call
-from engine.ai.heuristic import HeuristicPlayer, hand_evaluation
+from engine.ai.heuristic import BID_THRESHOLD, HeuristicPlayer, hand_evaluation
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
 from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
 from engine.ai.solver import warm_up as _solver_warm_up
@@ -53,8 +53,6 @@ DEFAULT_TIME_BUDGET_MS = 400.0
 DEFAULT_NODE_BUDGET = 1_600_000
 # Fewer solved deals than this: the heuristic's card is the better bet (duel-tested).
 DEFAULT_MIN_SAMPLES = 6
-# Hand evaluation (engine.ai.heuristic.hand_evaluation) from which pimc plays a hand.
-BID_THRESHOLD = 62.0
 _INITIAL_NODES_PER_MS = 5000.0
 # Sampled bidding (``PimcPlayer._bid``). A whole deal costs ~0.5M nodes (median; a tail of several
 # million), so a bid gets its own budget, a few times a card's: bids are at most two a seat a hand.
