@@ -84,10 +84,3 @@ class Claim:
 
 Action = Card | Call | Deal | TurnUp | Claim
 
-
-def parse_action(text: str) -> Card | Call:
-    """A card (``JH``, ``10S``) or a call (``pass``, ``play``, ``H``) from a player's text."""
-    raw = text.strip()
-    if len(raw) == 1 or raw.lower() in ("pass", "play"):
-        return Call.parse(raw)
-    return Card.parse(raw)

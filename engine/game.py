@@ -447,9 +447,6 @@ class Game:
 
     # ----------------------------------------------------------------- derived facts
 
-    def trick_roem_scored(self, hand: HandState, trick: Trick) -> int:
-        return scored_trick_roem(hand, trick, self._declared)
-
     def hand_points_so_far(self, hand: HandState) -> tuple[list[int], list[int]]:
         """Card points and counted roem per team for the tricks played so far."""
         points = [0, 0]

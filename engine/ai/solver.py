@@ -12,8 +12,10 @@ will play both whatever happens, so it is a constant the caller adds (``held_stu
 stuk: held, trick roem is searched without the trick stuk.
 
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
-``engine/rulebook.py`` changed would keep the old rules: at import, solver cache files older than
-``rulebook.py`` are deleted (``_drop_stale_cache``) and the solver is compiled afresh.
+``engine/rulebook.py`` changed would keep the old rules: ``warm_up()``, which every process that
+solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
+older than ``rulebook.py`` (``_drop_stale_cache``) before anything is loaded from the cache, and
+the solver is compiled afresh. Importing this module touches no file.
 """
 
 from __future__ import annotations
@@ -47,8 +49,6 @@ def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
         return False
     return True
 
-
-_drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
 
 INF = 1 << 20
 NO_CARD = -1
@@ -396,7 +396,6 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             continue
         is_trump = suit == trump
         prev = -1
-        prev_slot = -1
         boss_ours = 0
         if count == 0 and ply == _ROOT_ROW:
             # The root's leads: first those of suits whose highest card out is the leader's side's
@@ -464,8 +463,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             stack[ply, _KEYS + j] = key
             stack[ply, _MERGED + j] = 1 << card
             n += 1
-            prev_slot = j
-    return n + 0 * prev_slot
+    return n
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -995,7 +993,12 @@ def card_values(pos: Position, rules: SolveRules = ROTTERDAM, team: int | None =
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every solver function, so no game waits for it."""
+    """Compile (or load from numba's cache) every solver function, so no game waits for it.
+
+    Call it before the first solve of a process: numba reads its cache at a function's first call,
+    so only a stale cache dropped before then is compiled afresh.
+    """
+    _drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)

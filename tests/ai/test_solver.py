@@ -220,6 +220,30 @@ def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     assert not _drop_stale_cache(tmp_path / "missing", rules)
 
 
+def test_warm_up_checks_the_cache_before_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stale-cache check runs in warm_up, first, on the solver's own cache and the rulebook."""
+    from engine.ai import solver
+
+    calls: list[tuple[Path, Path]] = []
+    monkeypatch.setattr(solver, "_drop_stale_cache", lambda cache, rules: calls.append((cache, rules)) or False)
+    monkeypatch.setattr(solver, "_default", lambda: pytest.fail("solved before the cache was checked"))
+    with pytest.raises(pytest.fail.Exception):
+        solver.warm_up()
+    assert calls == [(Path(solver.__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())]
+
+
+def test_importing_the_solver_touches_no_file() -> None:
+    """No statement at the solver module's top level calls anything that could reach the disk."""
+    import ast
+
+    from engine.ai import solver
+
+    tree = ast.parse(Path(solver.__file__).read_text(encoding="utf-8"))
+    calls = [node for stmt in tree.body if isinstance(stmt, ast.Expr) for node in ast.walk(stmt)
+             if isinstance(node, ast.Call)]
+    assert [ast.unparse(call.func) for call in calls] == ["register_jitable"] * len(calls)
+
+
 def test_table_entry_round_trip() -> None:
     """What a search proved (bounds up to +-INF, the best move or none) survives packing into an entry."""
     import numpy as np
