@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call
-from engine.ai.players import make_rng
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
 from engine.game import Phase
-from engine.randomness import RandomSource
+from engine.randomness import RandomSource, make_rng
 from engine.view import SeatView
 
 SUIT_MASK = rulebook.SUIT_MASK
