@@ -65,6 +65,7 @@ class TrickWon:
     leader: Seat
     cards: tuple[Card, Card, Card, Card]
     winner: Seat
+    winning_card: Card  # the winner's card, the one that took the trick
     team: Team
     points: int  # card points, with the last-trick 10
     roem: int  # roem in the trick (before any claim in declared mode)

@@ -58,6 +58,10 @@ class Trick:
         return SEATS[(self.leader + position) & 3]
 
     @property
+    def winning_card(self) -> Card:
+        return self.cards[(self.winner - self.leader) & 3]
+
+    @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
         return tuple((SEATS[(self.leader + i) & 3], card) for i, card in enumerate(self.cards))
 
@@ -387,8 +391,8 @@ class Game:
         hand.tricks.append(trick)
         hand.trick_cards = []
         hand.leader = winner
-        events.append(TrickWon(hand.index, index, trick.leader, cards, winner, winner.team, points, roem, parts,
-                               self._declared and roem > 0))
+        events.append(TrickWon(hand.index, index, trick.leader, cards, winner, cards[position], winner.team, points,
+                               roem, parts, self._declared and roem > 0))
         if index < 7:
             self.to_act = winner
             return events
