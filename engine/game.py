@@ -189,6 +189,24 @@ class Game:
         return (self._declared and hand is not None and bool(hand.tricks) and not hand.trick_cards
                 and (self.phase in (Phase.PLAY, Phase.DEAL, Phase.OVER)))
 
+    def claim_value(self, team: Team) -> int:
+        """Declared roem: what a claim by a seat of ``team`` would score now; 0 when nothing is owed to it.
+
+        Front ends offer the Roem! button on this, and AI players claim on it (``engine.ai.claims``).
+        """
+        if not self.can_claim() or self.has_claimed(team):
+            return 0
+        trick = self.hands[-1].tricks[-1]
+        return trick.roem if trick.winner.team is team else 0
+
+    def has_claimed(self, team: Team) -> bool:
+        """Declared roem: whether a seat of ``team`` claimed the last trick completed in the current hand."""
+        hand = self.hand
+        if hand is None or not hand.tricks:
+            return False
+        index = hand.tricks[-1].index
+        return any(trick == index and seat.team is team for trick, seat in hand.claims)
+
     # ----------------------------------------------------------------- acting
 
     def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
@@ -430,9 +448,8 @@ class Game:
                                      seat=claim.seat.letter, code=ErrorCode.CLAIM_LATE)
         hand = self.hands[-1]
         trick = hand.tricks[-1]
-        already = any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims)
+        scored = self.claim_value(claim.seat.team)
         hand.claims.append((trick.index, claim.seat))
-        scored = trick.roem if claim.seat.team is trick.winner.team and not already else 0
         events: list[Event] = [RoemClaimed(hand.index, trick.index, claim.seat, scored)]
         if hand.result is not None and scored:
             # A claim for the last trick arrives after the settlement: settle the hand again.
