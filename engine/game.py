@@ -379,7 +379,7 @@ class Game:
         assert trump is not None
         legal = self._legal if self._legal_stamp == len(self.actions) else self.legal_mask()
         if not legal & bit:
-            raise explain_illegal(held, trick, trump, legal, card, player, self._amsterdam)
+            raise explain_illegal(held, trick, trump, legal, card, player)
         hand.hands[player] = held ^ bit
         hand.plays.append(card)
         trick.append(card)
@@ -515,9 +515,12 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
                       (roem[0], roem[1]), pit, nat, (ns, ew))
 
 
-def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: Card, seat: Seat,
-                    amsterdam: bool) -> IllegalActionError:
-    """Why ``card`` is not among the legal cards, in the words of rules.md section 4."""
+def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: Card, seat: Seat) -> IllegalActionError:
+    """Why ``card`` is not among the legal cards, in the words of rules.md section 4.
+
+    Read off the legal cards, so it needs no play rules of its own: under amsterdam with the partner
+    heading, a lower trump is refused only beside another suit (a hand of only trumps may play any).
+    """
     led = SUITS[trick[0] >> 3]
     legal_cards = cards_of(legal)
     listing = " ".join(c.notation for c in legal_cards)

@@ -135,8 +135,10 @@ def legal_mask(hand: int, c0: int, c1: int, c2: int, count: int, trump: int,
         return higher if higher else same
     trumps = hand & SUIT_MASK[trump]
     partner_heads = count >= 2 and head == count - 2
-    if amsterdam and partner_heads and trumps != hand:
-        return hand & ~(trumps & ~above)
+    if amsterdam and partner_heads:
+        if trumps == hand:
+            return hand  # only trumps: any of them
+        return hand & ~(trumps & ~above)  # no trump below the trump in the trick (none: nothing removed)
     if top < 0:
         return trumps
     higher = trumps & above

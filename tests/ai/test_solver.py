@@ -142,6 +142,14 @@ def test_compiled_rules_are_the_engine_rules() -> None:
             hand, trick[0], trick[1], trick[2], count, trump, ams, forced)
         assert dd._trick_winner(*trick, trump) == rulebook.trick_winner(*trick, trump)
         assert dd._trick_roem(*trick, trump, ams) == rulebook.trick_roem(*trick, trump, ams)
+    for _ in range(2000):  # hands of nothing but trumps: rare above, a rule of their own under amsterdam
+        trump = rng.randrange(4)
+        hand = (rng.getrandbits(8) | 1 << rng.randrange(8)) << (trump * 8)
+        trick = [rng.randrange(32) for _ in range(3)]
+        count = rng.randrange(1, 4)
+        for ams, forced in ((True, False), (True, True), (False, True)):
+            assert dd._legal_mask(hand, *trick, count, trump, ams, forced) == rulebook.legal_mask(
+                hand, *trick, count, trump, ams, forced)
 
 
 @pytest.mark.parametrize("tricks_left", [2, 3])

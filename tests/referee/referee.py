@@ -121,7 +121,9 @@ def legal_cards(hand: list[str], trick: list[str], trump: str, play: str, undert
     if not trumps:
         return list(hand)
     partner_heads = len(trick) >= 2 and trick_winner_index(trick, trump) == len(trick) - 2
-    if play == "amsterdam" and partner_heads and len(trumps) != len(hand):
+    if play == "amsterdam" and partner_heads:
+        if len(trumps) == len(hand):
+            return list(hand)  # only trumps: any of them
         return [c for c in hand if not (suit(c) == trump and top is not None and strength(c, trump) < top)]
     if top is None:
         return trumps
