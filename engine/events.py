@@ -50,7 +50,8 @@ class CardPlayed:
 
 @dataclass(slots=True)
 class StukScored:
-    """stuk: held: the seat played the second of trump K and Q it was dealt."""
+    """stuk: held: the stuk of ``seat`` counts: it played the second of the trump K and Q it was dealt (roem:
+    auto), or its team claimed the trick in which that card fell (roem: declared; before the RoemClaimed)."""
 
     hand: int
     seat: Seat
@@ -70,7 +71,9 @@ class TrickWon:
     points: int  # card points, with the last-trick 10
     roem: int  # roem in the trick (before any claim in declared mode)
     roem_parts: tuple[RoemPart, ...]
-    needs_claim: bool  # declared roem: counts only when the winning team claims it
+    # Declared roem: the trick's roem counts only when the winning team claims it. A held stuk that fell in
+    # the trick needs its holder's team's claim as well: Game.claim_value(team) says what each team is owed.
+    needs_claim: bool
 
 
 @dataclass(slots=True)
@@ -78,7 +81,7 @@ class RoemClaimed:
     hand: int
     trick: int
     seat: Seat
-    points: int  # what the claim scored: 0 for the wrong team or a trick without roem
+    points: int  # what the claim scored (a held stuk included): 0 when nothing was owed to the seat's team
 
 
 @dataclass(slots=True)

@@ -82,7 +82,10 @@ class HandState:
     trick_cards: list[int] = field(default_factory=list)
     leader: Seat = Seat.N
     tricks: list[Trick] = field(default_factory=list)
-    held_stuk: list[Seat] = field(default_factory=list)
+    held_stuk: list[Seat] = field(default_factory=list)  # stuk: held, seats whose stuk counts (scored)
+    # stuk: held, the holder and the trick in which the second of its K and Q fell (scored at once with
+    # automatic roem; with declared roem only when the holder's team claims that trick)
+    stuk_fell: tuple[Seat, int] | None = None
     claims: list[tuple[int, Seat]] = field(default_factory=list)
     result: HandResult | None = None
 
@@ -192,12 +195,24 @@ class Game:
     def claim_value(self, team: Team) -> int:
         """Declared roem: what a claim by a seat of ``team`` would score now; 0 when nothing is owed to it.
 
-        Front ends offer the Roem! button on this, and AI players claim on it (``engine.ai.claims``).
+        That is the roem of the trick just completed if ``team`` won it, plus (stuk: held) the stuk if
+        its second card fell in that trick from a seat of ``team``, whoever won the trick. Front ends
+        offer the Roem! button on this, and AI players claim on it (``engine.ai.claims``).
         """
+        trick_roem, stuk_holder = self._owed(team)
+        return trick_roem + (rulebook.STUK_ROEM if stuk_holder is not None else 0)
+
+    def _owed(self, team: Team) -> tuple[int, Seat | None]:
+        """What a claim by ``team`` would score now: the trick's roem, and the holder of a held stuk it scores."""
         if not self.can_claim() or self.has_claimed(team):
-            return 0
-        trick = self.hands[-1].tricks[-1]
-        return trick.roem if trick.winner.team is team else 0
+            return 0, None
+        hand = self.hands[-1]
+        trick = hand.tricks[-1]
+        trick_roem = trick.roem if trick.winner.team is team else 0
+        fell = hand.stuk_fell
+        if fell is not None and fell[1] == trick.index and fell[0].team is team:
+            return trick_roem, fell[0]
+        return trick_roem, None
 
     def has_claimed(self, team: Team) -> bool:
         """Declared roem: whether a seat of ``team`` claimed the last trick completed in the current hand."""
@@ -387,8 +402,10 @@ class Game:
         if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
             stuk = rulebook.stuk_mask(trump)
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
-                hand.held_stuk.append(player)
-                events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
+                hand.stuk_fell = (player, len(hand.tricks))
+                if not self._declared:
+                    hand.held_stuk.append(player)
+                    events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
         if count < 3:
             self.to_act = SEATS[(player + 1) & 3]
             return events
@@ -448,9 +465,15 @@ class Game:
                                      seat=claim.seat.letter, code=ErrorCode.CLAIM_LATE)
         hand = self.hands[-1]
         trick = hand.tricks[-1]
-        scored = self.claim_value(claim.seat.team)
+        trick_roem, stuk_holder = self._owed(claim.seat.team)
         hand.claims.append((trick.index, claim.seat))
-        events: list[Event] = [RoemClaimed(hand.index, trick.index, claim.seat, scored)]
+        events: list[Event] = []
+        scored = trick_roem
+        if stuk_holder is not None:
+            hand.held_stuk.append(stuk_holder)
+            events.append(StukScored(hand.index, stuk_holder, stuk_holder.team, rulebook.STUK_ROEM))
+            scored += rulebook.STUK_ROEM
+        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored))
         if hand.result is not None and scored:
             # A claim for the last trick arrives after the settlement: settle the hand again.
             old = hand.result

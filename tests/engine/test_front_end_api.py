@@ -11,8 +11,8 @@ from klaverjas_test_helpers import notation, one_suit_each_hand, random_game, re
 
 from engine.actions import Claim
 from engine.ai.claims import claim_for
-from engine.cards import Seat, Team
-from engine.events import TrickWon
+from engine.cards import Card, Seat, Team
+from engine.events import RoemClaimed, StukScored, TrickWon
 from engine.game import Game, Phase
 from engine.record import game_from_record
 from engine.settings import Rules
@@ -95,3 +95,55 @@ def test_the_public_view_is_every_seat_view_without_its_private_side() -> None:
         assert isinstance(view, SeatView) and isinstance(view, PublicView)
         assert PublicView(**{name: getattr(view, name) for name in names}) == public
         assert view.hand == tuple(game.cards_in_hand(seat))
+
+
+# stuk: held under declared roem. North holds K and Q of hearts; East wins both tricks, the second with
+# North's queen in it, so North's stuk falls in a trick won by the other team.
+STUK_DEAL = {
+    "N": ["KH", "QH", "AC", "7C", "8C", "9C", "TC", "JC"],
+    "E": ["JH", "9H", "AH", "TH", "7D", "8D", "9D", "TD"],
+    "S": ["7H", "8H", "QC", "KC", "AD", "KD", "QD", "JD"],
+    "W": ["7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"],
+}
+STUK_PLAYS = ["KH", "TH", "7H", "7S", "AH", "8H", "8S", "QH"]
+
+
+def stuk_game(roem: str, plays: int) -> Game:
+    hand = {"dealer": "W", "deal": STUK_DEAL, "bids": ["H"], "plays": STUK_PLAYS[:plays]}
+    return game_from_record(record([hand], bidding="verplicht", stuk="held", roem=roem))
+
+
+def test_declared_held_stuk_is_owed_to_the_holders_team_for_the_trick_its_second_card_fell_in() -> None:
+    game = stuk_game("declared", 4)
+    assert (game.claim_value(Team.NS), game.claim_value(Team.EW)) == (0, 0)  # only the king has fallen
+    game.apply_all([Card.parse("AH"), Card.parse("8H"), Card.parse("8S")])
+    events = game.apply(Card.parse("QH"), Seat.N)
+    assert not any(isinstance(e, StukScored) for e in events)  # not scored before it is claimed
+    hand = game.hands[-1]
+    assert hand.tricks[-1].winner is Seat.E and hand.tricks[-1].roem == 0
+    assert (game.claim_value(Team.NS), game.claim_value(Team.EW)) == (20, 0)  # won by EW, owed to NS
+    assert {seat: claim_for(seat_view(game, seat)) for seat in Seat} == {
+        Seat.N: Claim(Seat.N), Seat.E: None, Seat.S: Claim(Seat.S), Seat.W: None}
+    assert game.hand_points_so_far(hand)[1] == [0, 0]
+    events = game.apply(Claim(Seat.S))  # the holder's partner may claim it
+    assert [type(e) for e in events] == [StukScored, RoemClaimed]
+    assert (events[0].seat, events[0].points, events[1].points) == (Seat.N, 20, 20)
+    assert hand.held_stuk == [Seat.N] and game.hand_points_so_far(hand)[1] == [20, 0]
+    assert game.claim_value(Team.NS) == 0 and game.apply(Claim(Seat.N))[-1].points == 0  # once
+
+
+def test_declared_held_stuk_without_its_claim_does_not_count() -> None:
+    game = stuk_game("declared", 8)
+    game.apply(Claim(Seat.E))  # the trick's winners claim: nothing for them, and not the stuk
+    assert game.claim_value(Team.NS) == 20
+    game.apply(Card.parse("JH"), Seat.E)  # the next trick starts: the window is closed
+    hand = game.hands[-1]
+    assert game.claim_value(Team.NS) == 0 and hand.held_stuk == []
+    assert game.hand_points_so_far(hand)[1] == [0, 0]
+
+
+def test_automatic_roem_scores_a_held_stuk_when_its_second_card_is_played() -> None:
+    game = stuk_game("auto", 7)
+    events = game.apply(Card.parse("QH"), Seat.N)
+    assert [(e.seat, e.team, e.points) for e in events if isinstance(e, StukScored)] == [(Seat.N, Team.NS, 20)]
+    assert game.claim_value(Team.NS) == 0
