@@ -85,6 +85,15 @@ class RoemClaimed:
 
 
 @dataclass(slots=True)
+class ClaimDeclined:
+    """The claim phase: ``seat`` did not claim the last trick, and its team's claim window closed."""
+
+    hand: int
+    trick: int
+    seat: Seat
+
+
+@dataclass(slots=True)
 class HandSettled:
     hand: int
     result: HandResult
@@ -116,4 +125,4 @@ class HandResult:
 
 
 Event = (HandDealt | SuitTurned | BidMade | TrumpChosen | CardPlayed | StukScored | TrickWon | RoemClaimed
-         | HandSettled | MatchOver)
+         | ClaimDeclined | HandSettled | MatchOver)

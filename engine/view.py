@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
 from engine.events import HandResult
 from engine.game import Game, HandState, Phase, Trick
@@ -95,7 +95,7 @@ class PublicView:
 class SeatView(PublicView):
     seat: Seat
     hand: tuple[Card, ...]  # this seat's cards, in index order
-    legal: tuple[Card | Call, ...]  # what this seat may do now; empty when it is not its turn
+    legal: tuple[Choice, ...]  # what this seat may do now; empty when it is not its turn
 
     @property
     def team(self) -> Team:
@@ -164,10 +164,10 @@ def seat_view(game: Game, seat: Seat) -> SeatView:
     """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions."""
     hand = _shown_hand(game)
     own = tuple(cards_of(hand.hands[seat])) if hand is not None else ()
-    legal: tuple[Card | Call, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
+    legal: tuple[Choice, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
     return seat_view_of(public_view(game), seat, own, legal)
 
 
-def seat_view_of(public: PublicView, seat: Seat, hand: tuple[Card, ...], legal: tuple[Card | Call, ...]) -> SeatView:
+def seat_view_of(public: PublicView, seat: Seat, hand: tuple[Card, ...], legal: tuple[Choice, ...]) -> SeatView:
     """A seat's view: the public view and the seat's private side (its cards, what it may do now)."""
     return SeatView(**{name: getattr(public, name) for name in _PUBLIC_FIELDS}, seat=seat, hand=hand, legal=legal)

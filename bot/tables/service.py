@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.thinking import Thinker
-from engine.actions import Action, Call, Claim
+from engine.actions import Action, Call, Choice, Claim
 from engine.cards import SEATS, Card, Seat
 from engine.errors import ErrorCode, IllegalActionError, KlaverjasError, NotYourTurnError
 from engine.events import Event, TrickWon
@@ -278,10 +278,10 @@ class Store(Protocol):
     async def load_table(self, table_id: int) -> Table | None: ...
 
 
-ChooseFn = Callable[[str, int, SeatView], "Card | Call"]
+ChooseFn = Callable[[str, int, SeatView], "Choice"]
 
 
-def default_choose(level: str, seed: int, view: SeatView) -> Card | Call:
+def default_choose(level: str, seed: int, view: SeatView) -> Choice:
     """The AI's choice for ``view``; a fresh player per decision so a restart chooses the same."""
     from bot.tables.thinking import choose_action
 
@@ -822,7 +822,7 @@ class TableService:
                 table.task_locked = False
             self._schedule(table)
 
-    async def _think(self, table: Table, seat: Seat, version: int) -> Card | Call:
+    async def _think(self, table: Table, seat: Seat, version: int) -> Choice:
         view = table.view(seat)
         level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else "hard"
         seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)

@@ -21,8 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from engine.actions import Call
-from engine.cards import Card
+from engine.actions import Choice
 from engine.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -52,7 +51,7 @@ def _ping() -> int:
     return os.getpid()
 
 
-def choose_action(level: str, seed: int, view: SeatView) -> Card | Call:
+def choose_action(level: str, seed: int, view: SeatView) -> Choice:
     """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
     try:
         from engine.ai.players import make_player
@@ -103,7 +102,7 @@ class Thinker:
             assert fresh is not None
             return await asyncio.get_running_loop().run_in_executor(fresh, fn, *args)
 
-    async def choose(self, level: str, seed: int, view: SeatView) -> Card | Call:
+    async def choose(self, level: str, seed: int, view: SeatView) -> Choice:
         return await self.run(choose_action, level, seed, view)
 
     async def hint(self, view: SeatView, lang: str) -> str:

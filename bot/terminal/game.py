@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import groupby
 
 from bot.texts.catalog import illegal_text, settings_line
-from engine.actions import CALLS, Call, Claim
+from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.hints import Hint, hint, strong_player
 from engine.ai.players import LEVELS, UnknownPlayerError, make_player
@@ -261,6 +261,8 @@ class Table:
 
     def human_turn(self) -> list[Event]:
         game = self.game
+        if game.phase is Phase.CLAIM:  # the engine asks: claim the last trick's roem, or let it go
+            return self.ask_claim(str(game.claim_value(HUMAN.team)))
         view = seat_view(game, HUMAN)
         bidding = view.phase is Phase.BIDDING
         if bidding:
@@ -384,16 +386,21 @@ class Table:
         parts = self.roem_words(event.roem_parts)
         if event.team is HUMAN.team and not self.auto:
             self.say(self.t["roem_claim"].format(parts=parts))
-            while True:
-                answer = self.ask(self.t["claim_ask"].format(parts=parts)).strip().lower()
-                if answer in QUIT_WORDS:
-                    raise Quit
-                if answer in ("y", "yes", "j", "ja"):
-                    return self.game.apply(Claim(HUMAN))
-                if answer in ("n", "no", "nee", ""):
-                    return []
+            return self.ask_claim(parts)
         # AI teams always claim their roem.
         return self.game.apply(Claim(event.winner))
+
+    def ask_claim(self, parts: str) -> list[Event]:
+        while True:
+            answer = self.ask(self.t["claim_ask"].format(parts=parts)).strip().lower()
+            if answer in QUIT_WORDS:
+                raise Quit
+            if answer in ("y", "yes", "j", "ja"):
+                return self.game.apply(Claim(HUMAN))
+            if answer in ("n", "no", "nee", ""):
+                # After the last trick the engine waits for an answer: decline when it asks this seat.
+                asked = self.game.phase is Phase.CLAIM and self.game.to_act is HUMAN
+                return self.game.apply(Decline(HUMAN), HUMAN) if asked else []
 
     def show_event(self, event: Event) -> None:
         t = self.t

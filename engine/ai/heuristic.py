@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Call
+from engine.actions import SUIT_CALLS, Call, Choice, Claim
+from engine.ai.claims import claim_or_decline
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
 from engine.game import Phase
 from engine.randomness import RandomSource, make_rng
@@ -47,7 +48,7 @@ VOID_BONUS = 5.0
 class Decision:
     """An action with the reason a person would give for it (a code and its parameters)."""
 
-    action: Card | Call
+    action: Choice
     reason: str
     params: dict[str, str] = field(default_factory=dict)
 
@@ -210,13 +211,15 @@ class HeuristicPlayer:
         self.threshold = threshold
         self._rng = make_rng(seed)
 
-    def choose(self, view: SeatView) -> Card | Call:
+    def choose(self, view: SeatView) -> Choice:
         return self.decide(view).action
 
     def decide(self, view: SeatView) -> Decision:
         legal = view.legal
         if not legal:
             raise ValueError(f"{view.seat.letter} has nothing to choose: it is not its turn")
+        if view.phase is Phase.CLAIM:  # no noise: every AI claims what it is owed
+            return claim_decision(view)
         if self.noise and self._rng.random() < self.noise:
             return Decision(legal[self._rng.randrange(len(legal))], "random")
         if view.phase is Phase.BIDDING:
@@ -396,6 +399,13 @@ class HeuristicPlayer:
         trump = k.trump
         card = min(legal, key=lambda c: (points(c, trump) + k.keep_value(c), strength(c, trump), c))
         return Decision(DECK[card], "duck_partner" if partner_heads else "duck", {**params, "card": str(DECK[card])})
+
+
+def claim_decision(view: SeatView) -> Decision:
+    """The claim phase: the shared AI policy (``engine.ai.claims``), with what the claim is worth."""
+    action = claim_or_decline(view)
+    return Decision(action, "claim" if isinstance(action, Claim) else "decline",
+                    {"points": str(view.claim_value(view.team))})
 
 
 def describe_hand(hand_mask: int, trump: Suit | int) -> dict[str, str]:

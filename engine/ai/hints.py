@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.heuristic import (
     LOW_RANKS,
@@ -32,7 +32,7 @@ SUIT_NAMES = {"en": ("clubs", "diamonds", "hearts", "spades"),
 HONOUR_NAMES = {"en": {"J": "J", "9": "9", "A": "A", "T": "10"},
                 "nl": {"J": "boer", "9": "nel", "A": "aas", "T": "tien"}}
 
-# Reason templates by code; fields: card, head, suit (a suit name), led (a suit name), hand (bid facts).
+# Reason templates by code; fields: card, head, suit (a suit name), led (a suit name), hand (bid facts), points.
 REASONS: dict[str, tuple[str, str]] = {
     "only": ("{card} is your only legal card", "{card} is je enige speelbare kaart"),
     "random": ("any card will do here", "elke kaart is hier goed"),
@@ -71,13 +71,18 @@ REASONS: dict[str, tuple[str, str]] = {
     "duck_partner": ("partner's {head} leads but may be beaten; play cheap: {card}",
                      "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
     "lead": ("lead {card}", "kom uit met {card}"),
+    "claim": ("your team is owed {points} roem for the last trick: claim it",
+              "jullie hebben {points} roem in de laatste slag: claim die"),
+    "decline": ("your team is owed no roem for the last trick", "jullie hebben geen roem in de laatste slag"),
+    "decline_owed": ("not claiming gives up {points} roem", "niet claimen kost jullie {points} roem"),
+    "claim_nothing": ("a claim scores nothing now", "claimen levert nu niets op"),
     "follow": ("play {card}", "speel {card}"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    action: Card | Call
+    action: Choice
     code: str
     reason_en: str
     reason_nl: str
@@ -90,8 +95,12 @@ class Hint:
         return f"{action_label(self.action, lang)}: {self.reason(lang)}"
 
 
-def action_label(action: Card | Call, lang: str = "en") -> str:
+def action_label(action: Choice, lang: str = "en") -> str:
     nl = lang == "nl"
+    if isinstance(action, Claim):
+        return "Roem!"
+    if isinstance(action, Decline):
+        return "Geen roem" if nl else "No roem"
     if isinstance(action, Card):
         return f"{'Speel' if nl else 'Play'} {action.symbol}"
     if action is Call.PASS:
@@ -123,8 +132,13 @@ def hint(view: SeatView, player: Player | None = None) -> Hint:
     return render(view, decision)
 
 
-def explain(view: SeatView, action: Card | Call) -> Decision:
+def explain(view: SeatView, action: Choice) -> Decision:
     """A reason code for any legal action, read off the situation."""
+    if isinstance(action, Claim | Decline):
+        owed = view.claim_value(view.team)
+        if isinstance(action, Claim):
+            return Decision(action, "claim" if owed else "claim_nothing", {"points": str(owed)})
+        return Decision(action, "decline_owed" if owed else "decline", {"points": str(owed)})
     if view.phase is Phase.BIDDING:
         return _explain_call(view, action)
     assert isinstance(action, Card)
@@ -178,7 +192,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
     return Decision(action, "duck", params)
 
 
-def _explain_call(view: SeatView, action: Card | Call) -> Decision:
+def _explain_call(view: SeatView, action: Choice) -> Decision:
     assert isinstance(action, Call)
     hand = view.hand_mask
     if action is Call.PLAY or (action is Call.PASS and Call.PLAY in view.legal):
@@ -212,6 +226,8 @@ def _fill(template: str, params: dict[str, str], lang: str) -> str:
             values[key] = f"{SUIT_NAMES[lang][suit]} {suit.symbol}"
     if "trumps" in params:
         values["hand"] = _hand_words(params, lang)
+    if "points" in params:
+        values["points"] = params["points"]
     return template.format_map(_Default(values))
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import importlib
 from enum import StrEnum
 
-from engine.actions import Call
+from engine.actions import Choice
 from engine.ai.base import Player
 from engine.ai.heuristic import HeuristicPlayer
-from engine.cards import Card
 from engine.errors import KlaverjasError
 from engine.randomness import RandomSource, make_rng
 from engine.view import SeatView
@@ -44,7 +43,7 @@ class RandomPlayer:
         self.name = "random"
         self._rng = make_rng(seed)
 
-    def choose(self, view: SeatView) -> Card | Call:
+    def choose(self, view: SeatView) -> Choice:
         if not view.legal:
             raise ValueError(f"{view.seat.letter} has nothing to choose: it is not its turn")
         return view.legal[self._rng.randrange(len(view.legal))]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Call, Deal
+from engine.actions import Call, Claim, Deal, Decline
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.hints import REASONS, explain, hint
 from engine.ai.players import RandomPlayer
 from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
+from engine.record import game_from_record
 from engine.settings import Rules
 from engine.view import seat_view
 from tests.ai.positions import position
@@ -88,3 +89,22 @@ def test_default_hint_uses_the_strong_player() -> None:
     game = position({Seat.S: "JH 9H 7H AC 7C 8D 9D 7S"}, Suit.H, elder=Seat.S)
     view = seat_view(game, Seat.S)
     assert hint(view).action in view.legal
+
+
+def test_claim_phase_hint_says_what_the_claim_is_worth() -> None:
+    # Every seat holds one suit, hearts (South's) are trump; trick k is four cards of rank k: the last
+    # trick, four aces, gives NS 100 roem to claim.
+    suits = {"N": "C", "E": "D", "S": "H", "W": "S"}
+    deal = {seat: [rank + suit for rank in "789TJQKA"] for seat, suit in suits.items()}
+    plays = [rank + suits[seat] for k, rank in enumerate("789TJQKA")
+             for seat in (("N", "E", "S", "W") if k == 0 else ("S", "W", "N", "E"))]
+    data = {"format": "klaverjas-record/1", "rules": {"roem": "declared"},
+            "hands": [{"dealer": "W", "deal": deal, "bids": ["pass", "pass", "H"], "plays": plays[:28]}]}
+    game = game_from_record(data)
+    game.apply_all(Card.parse(text) for text in plays[28:])
+    assert game.phase is Phase.CLAIM and game.to_act is Seat.S
+    result = hint(seat_view(game, Seat.S), HeuristicPlayer())
+    assert result.action == Claim(Seat.S) and result.code == "claim"
+    assert "100" in result.reason_en and "100" in result.reason_nl
+    assert result.message("nl").startswith("Roem!: ")
+    assert explain(seat_view(game, Seat.S), Decline(Seat.S)).reason == "decline_owed"

@@ -9,12 +9,14 @@ import random
 import pytest
 from klaverjas_test_helpers import notation, one_suit_each_hand, random_game, record
 
-from engine.actions import Claim
-from engine.ai.claims import claim_for
+from engine.actions import Claim, Decline
+from engine.ai.claims import claim_for, claim_or_decline
+from engine.ai.players import make_player
 from engine.cards import Card, Seat, Team
-from engine.events import RoemClaimed, StukScored, TrickWon
+from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
+from engine.events import ClaimDeclined, Event, HandSettled, MatchOver, RoemClaimed, StukScored, TrickWon
 from engine.game import Game, Phase
-from engine.record import game_from_record
+from engine.record import export_record, game_from_record, score_record
 from engine.settings import Rules
 from engine.view import PublicView, SeatView, public_view, seat_view
 from tests.referee import referee
@@ -147,3 +149,102 @@ def test_automatic_roem_scores_a_held_stuk_when_its_second_card_is_played() -> N
     events = game.apply(Card.parse("QH"), Seat.N)
     assert [(e.seat, e.team, e.points) for e in events if isinstance(e, StukScored)] == [(Seat.N, Team.NS, 20)]
     assert game.claim_value(Team.NS) == 0
+
+
+# ------------------------------------------------------------------ the last trick's claim phase
+
+
+def in_claim_phase() -> tuple[Game, list[Event]]:
+    """FOUR_OF_A_KIND with declared roem, the last trick (four aces, 100 for NS: South wins) just played."""
+    game = declared_after(7)
+    events = game.apply_all(Card.parse(text) for text in FOUR_OF_A_KIND["plays"][28:])
+    return game, events
+
+
+def test_after_the_last_trick_the_owed_team_is_asked_before_the_hand_is_settled() -> None:
+    game, events = in_claim_phase()
+    assert not any(isinstance(e, HandSettled) for e in events)
+    assert (game.phase, game.to_act) == (Phase.CLAIM, Seat.S)  # the winner of the last trick
+    assert game.legal_actions() == [Claim(Seat.S), Decline(Seat.S)]
+    assert seat_view(game, Seat.S).legal == (Claim(Seat.S), Decline(Seat.S)) and seat_view(game, Seat.N).legal == ()
+    assert game.claim_value(Team.NS) == 100 and public_view(game).phase is Phase.CLAIM
+    assert [type(e) for e in game.apply(Claim(Seat.W))] == [RoemClaimed]  # another team's claim: nothing
+    assert (game.phase, game.to_act) == (Phase.CLAIM, Seat.S)
+    events = game.apply(Claim(Seat.N))  # the partner may claim, out of turn
+    assert [type(e) for e in events] == [RoemClaimed, HandSettled]
+    assert events[0].points == 100 and game.phase is Phase.DEAL
+    assert game.results[0].roem == (100 + 100, 0)  # the aces and the pit (four sevens to kings: not claimed)
+
+
+def test_declining_closes_the_window_and_settles_once_without_the_roem() -> None:
+    game, _ = in_claim_phase()
+    events = game.apply(Decline(Seat.S), Seat.S)
+    assert [type(e) for e in events] == [ClaimDeclined, HandSettled]
+    assert game.results[0].roem == (100, 0)  # the pit only
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Claim(Seat.N))  # a record keeps no declines: replayed, this claim would score
+    assert refused.value.code is ErrorCode.CLAIM_DECLINED
+    assert [type(e) for e in game.apply(Claim(Seat.E))] == [RoemClaimed]  # scores nothing, settles nothing
+    assert len(game.results) == 1 and game.results[0].roem == (100, 0)
+
+
+def test_only_the_seat_asked_declines_and_only_in_the_claim_phase() -> None:
+    game, _ = in_claim_phase()
+    with pytest.raises(NotYourTurnError):
+        game.apply(Decline(Seat.N))
+    with pytest.raises(IllegalActionError) as wrong:
+        game.apply(Card.parse("7C"), Seat.S)
+    assert wrong.value.code is ErrorCode.WRONG_PHASE
+    with pytest.raises(IllegalActionError) as early:
+        declared_after(5).apply(Decline(Seat.S))
+    assert early.value.code is ErrorCode.WRONG_PHASE
+
+
+def test_a_record_keeps_the_claims_and_replaying_it_closes_the_window() -> None:
+    game, _ = in_claim_phase()
+    data = export_record(game)
+    assert data["hands"][0]["claims"] == []
+    rebuilt = game_from_record(data)  # as if the seat asked had declined
+    assert rebuilt.phase is Phase.DEAL and rebuilt.results[0].roem == (100, 0)
+    game.apply(Claim(Seat.S))
+    data = export_record(game)
+    assert data["hands"][0]["claims"] == [{"trick": 7, "seat": "S"}]
+    assert game_from_record(data).results == game.results
+    assert score_record(data)["hands"][0]["roem"] == {"NS": 200, "EW": 0}
+
+
+def test_ai_players_claim_in_the_claim_phase() -> None:
+    game, _ = in_claim_phase()
+    view = seat_view(game, Seat.S)
+    assert claim_or_decline(view) == Claim(Seat.S)
+    for kind in ("heuristic", "easy"):
+        assert make_player(kind, seed=3).choose(view) == Claim(Seat.S)
+    assert make_player("random", seed=3).choose(view) in view.legal
+
+
+# West wins the last trick with the jack of hearts over North's queen and East's ten: a driekaart for EW,
+# and North's held stuk (its king fell in the first trick) for NS, both owed for the last trick.
+BOTH_OWED = {
+    "dealer": "S",
+    "deal": {"W": ["AH", "JH", "AC", "TC", "AD", "TD", "AS", "TS"],
+             "N": ["KH", "QH", "JC", "KC", "JD", "KD", "JS", "KS"],
+             "E": ["9H", "TH", "8C", "QC", "8D", "QD", "8S", "QS"],
+             "S": ["8H", "7H", "7C", "9C", "7D", "9D", "7S", "9S"]},
+    "bids": ["H"],
+    "plays": ["AH", "KH", "9H", "8H", "8C", "7C", "AC", "JC", "TC", "KC", "QC", "9C", "AD", "JD", "8D", "7D",
+              "TD", "KD", "QD", "9D", "AS", "JS", "8S", "7S", "TS", "KS", "QS", "9S", "JH", "QH", "TH", "7H"],
+}
+
+
+def test_both_teams_owed_for_the_last_trick_are_asked_in_turn() -> None:
+    """Trick roem for the winners and a held stuk for the other team, both in the last trick."""
+    hand = {**BOTH_OWED, "plays": BOTH_OWED["plays"][:28]}
+    game = game_from_record(record([hand], bidding="verplicht", stuk="held", roem="declared", length={"hands": 1}))
+    game.apply_all(Card.parse(text) for text in BOTH_OWED["plays"][28:])
+    assert (game.claim_value(Team.EW), game.claim_value(Team.NS)) == (20, 20)
+    assert (game.phase, game.to_act) == (Phase.CLAIM, Seat.W)  # the trick's winners first
+    assert [type(e) for e in game.apply(Decline(Seat.W), Seat.W)] == [ClaimDeclined]
+    assert game.to_act is Seat.N  # then the stuk's holder
+    events = game.apply(claim_or_decline(seat_view(game, Seat.N)))
+    assert [type(e) for e in events] == [StukScored, RoemClaimed, HandSettled, MatchOver]
+    assert game.results[0].roem == (20, 100)  # the stuk for NS; EW's pit, not its declined driekaart
