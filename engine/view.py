@@ -20,6 +20,8 @@ from engine.settings import Rules
 
 @dataclass(frozen=True, slots=True)
 class PublicView:
+    """What everybody at the table sees; observers' images are drawn from it."""
+
     rules: Rules
     phase: Phase
     hand_number: int  # index of the current hand
@@ -93,6 +95,8 @@ class PublicView:
 
 @dataclass(frozen=True, slots=True)
 class SeatView(PublicView):
+    """The public view and one seat's private side: the only input of AI players and hints."""
+
     seat: Seat
     hand: tuple[Card, ...]  # this seat's cards, in index order
     legal: tuple[Choice, ...]  # what this seat may do now; empty when it is not its turn
