@@ -34,15 +34,15 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
         mask |= 1 << card
     parts: list[RoemPart] = []
     if stuk_in_trick:
-        stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+        stuk = rulebook.stuk_mask(trump)
         if mask & stuk == stuk:
-            parts.append(RoemPart(RoemKind.STUK, 20, suit=trump))
+            parts.append(RoemPart(RoemKind.STUK, rulebook.STUK_ROEM, suit=trump))
     for suit in Suit:
         run = rulebook.RUN_LENGTH[(mask >> (8 * suit)) & 0xFF]
         if run >= 4:
-            parts.append(RoemPart(RoemKind.VIERKAART, 50, suit=suit))
+            parts.append(RoemPart(RoemKind.VIERKAART, rulebook.VIERKAART_ROEM, suit=suit))
         elif run == 3:
-            parts.append(RoemPart(RoemKind.DRIEKAART, 20, suit=suit))
+            parts.append(RoemPart(RoemKind.DRIEKAART, rulebook.DRIEKAART_ROEM, suit=suit))
     ranks = {card & 7 for card in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = RANKS[cards[0] & 7]

@@ -1,6 +1,8 @@
 """The four images of a table: a hand, a trick, the table overview and the score sheet.
 
-Pure functions from the engine's per-seat view (or the hand results) and table facts to PNG bytes.
+Pure functions to PNG bytes: a hand from the seat's own view (``SeatView``); a trick and the table from
+the public view (``PublicView``) and the seat drawn at the bottom (None: a neutral observer's image);
+the score sheet from the hand results.
 Sizes are in output pixels, drawn at 2x the size a desktop shows, so the images stay sharp on
 high-density phone screens.
 """
@@ -15,7 +17,8 @@ from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.events import HandResult
 from engine.game import Phase, Trick
 from engine.order import sort_cards, suit_order
-from engine.view import SeatView
+from engine.rulebook import HAND_POINTS
+from engine.view import PublicView, SeatView
 from rendering.draw import (
     CARD_H,
     CARD_RADIUS,
@@ -200,13 +203,18 @@ def _trump_badge(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, trump
         d.text((x + 56, y + 77), "?", font=font(40), fill=(150, 150, 158), anchor="mm")
 
 
-def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names: dict[Seat, str],
+def _bottom(seat: Seat | None) -> Seat:
+    """The seat drawn at the bottom: the viewer's, or South for a neutral image (the host's seat)."""
+    return seat if seat is not None else Seat.S
+
+
+def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, bottom: Seat, names: dict[Seat, str],
                 plays: Sequence[tuple[Seat, Card]], winner: Seat | None, cx: int, cy: int, theme: Theme, *,
                 turn: Seat | None, faded: bool = False, table_facts: bool = False) -> None:
-    """Four seats round ``(cx, cy)`` from the viewer's side, with the cards played in front of them."""
+    """Four seats round ``(cx, cy)`` with ``bottom`` at the bottom, the cards played in front of them."""
     played = {seat: (i, card) for i, (seat, card) in enumerate(plays)}
     for seat in SEATS:
-        pos = seat_position(seat, view.seat)
+        pos = seat_position(seat, bottom)
         x, y = _card_origin(pos, cx, cy)
         if seat not in played:
             # An empty place; the seat to play gets a gold outline so the eye finds it.
@@ -214,7 +222,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
             paste_round(img, (x, y, x + CARD_W, y + CARD_H), CARD_RADIUS, colour, outline=3)
     for seat, card in plays:  # play order, so later cards lie on top as on a real table
         order, _ = played[seat]
-        x, y = _card_origin(seat_position(seat, view.seat), cx, cy)
+        x, y = _card_origin(seat_position(seat, bottom), cx, cy)
         win = seat is winner
         _place_card(img, card, x, y, theme, dim=faded or (winner is not None and not win), ring=7 if win else 0)
         # Play-order badge on the card's lower-left; the leader's "1" is gold.
@@ -223,7 +231,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
         d.text((bx + 19, by + 20), str(order + 1), font=font(22),
                fill=theme.panel_rgb if order == 0 else TEXT, anchor="mm")
     for seat in SEATS:
-        pos = seat_position(seat, view.seat)
+        pos = seat_position(seat, bottom)
         nx, ny = _name_anchor(pos, cx, cy)
         chip = theme.labels.dealer if table_facts and seat is view.dealer else ""
         trump = view.trump if table_facts and seat is view.player else None
@@ -232,8 +240,8 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
                max_w=_SIDE_PLATE_W if pos in (1, 3) else 340)
 
 
-def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick | None = None,
-                       theme: Theme) -> Image.Image:
+def render_trick_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                       trick: Trick | None = None, theme: Theme) -> Image.Image:
     img, d = _canvas(TRICK_W, TRICK_H, theme)
     cx, cy = TRICK_W // 2, TRICK_H // 2
     if trick is None:
@@ -243,7 +251,7 @@ def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick |
         turn = view.to_act if view.phase is Phase.PLAY else None
     else:
         plays, winner, number, turn = trick.plays, trick.winner, trick.index + 1, None
-    _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn)
+    _draw_table(img, d, view, _bottom(seat), names, plays, winner, cx, cy, theme, turn=turn)
     _trump_badge(img, d, 16, 16, view.trump, theme, theme.labels.trump)
     d.text((TRICK_W - 20, 22), f"{theme.labels.trick} {number}", font=font(26), fill=TEXT, anchor="ra")
     if trick is not None:
@@ -255,10 +263,11 @@ def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick |
     return img
 
 
-def render_trick(view: SeatView, names: dict[Seat, str], *, trick: Trick | None = None,
-                 theme: Theme) -> bytes:
-    """A trick from ``view.seat``'s side (viewer bottom, partner top); ``trick=None``: the one in progress."""
-    return to_png(render_trick_image(view, names, trick=trick, theme=theme))
+def render_trick(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                 trick: Trick | None = None, theme: Theme) -> bytes:
+    """A trick from ``seat``'s side (bottom, partner top; None: South's, for observers); ``trick=None``:
+    the one in progress."""
+    return to_png(render_trick_image(view, names, seat=seat, trick=trick, theme=theme))
 
 
 # --- table overview -------------------------------------------------------------------------------
@@ -289,7 +298,8 @@ def _team_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, i
         d.text((cx, y0 + 128), caption, font=font(18), fill=MUTED, anchor="mm")
 
 
-def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme) -> Image.Image:
+def render_table_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                       theme: Theme) -> Image.Image:
     img, d = _canvas(TABLE_W, TABLE_H, theme)
     # Header: trump and who plays it on the left, hand number on the right.
     paste_round(img, (12, 12, TABLE_W - 12, TABLE_HEADER - 8), 18, theme.panel_rgb)
@@ -324,7 +334,8 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme) 
     if not plays and view.tricks:
         plays, winner, faded = view.tricks[-1].plays, view.tricks[-1].winner, True
     turn = view.to_act if view.phase in (Phase.PLAY, Phase.BIDDING, Phase.TURN_UP) else None
-    _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn, faded=faded, table_facts=True)
+    _draw_table(img, d, view, _bottom(seat), names, plays, winner, cx, cy, theme, turn=turn, faded=faded,
+                table_facts=True)
     if faded:
         d.text((28, TABLE_HEADER + 16), theme.labels.last, font=font(22), fill=MUTED, anchor="la")
 
@@ -332,7 +343,7 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme) 
     tricks_won = [0, 0]
     for t in view.tricks:
         tricks_won[t.winner.team] += 1
-    viewer = None if theme.neutral_teams else view.team
+    viewer = None if theme.neutral_teams or seat is None else seat.team
     order = (Team.NS, Team.EW) if viewer is None else (viewer, viewer.other)
     y0 = TABLE_H - TABLE_FOOTER + 8
     half = (TABLE_W - 36) // 2
@@ -345,13 +356,15 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme) 
     return img
 
 
-def render_table(view: SeatView, names: dict[Seat, str], *, theme: Theme) -> bytes:
+def render_table(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                 theme: Theme) -> bytes:
     """Overview of the table for the channel: trump and player, dealer, turn, trick, points and roem.
 
-    Seats are drawn from ``view.seat``'s side and the teams are Wij/Zij from that seat's team; with
-    ``theme.neutral_teams`` (an observer's message) they are labelled NS and EW instead.
+    Seats are drawn from ``seat``'s side and the teams are Wij/Zij from that seat's team; with
+    ``seat=None`` or ``theme.neutral_teams`` (an observer's message) they are labelled NS and EW
+    instead (``seat=None`` draws South at the bottom).
     """
-    return to_png(render_table_image(view, names, theme=theme))
+    return to_png(render_table_image(view, names, seat=seat, theme=theme))
 
 
 # --- score sheet ----------------------------------------------------------------------------------
@@ -377,7 +390,7 @@ def _hand_cells(result: HandResult, team: Team) -> tuple[str, str]:
     if result.nat:
         if result.playing is team:
             return "nat", ""
-        return str(162), str(result.score[team] - 162) if result.score[team] > 162 else ""
+        return str(HAND_POINTS), str(result.score[team] - HAND_POINTS) if result.score[team] > HAND_POINTS else ""
     roem = result.roem[team]
     return str(result.points[team]), str(roem) if roem else ""
 

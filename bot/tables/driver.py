@@ -18,9 +18,9 @@ from bot.tables.events import SeatAway, SeatChange, SeatChanged, TurnReminder
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker
-from engine.actions import Action, Call, Claim, TurnUp
+from engine.actions import Action, Choice, Claim, TurnUp
 from engine.ai.players import Level
-from engine.cards import SEATS, Card, Seat
+from engine.cards import SEATS, Seat
 from engine.errors import IllegalActionError
 from engine.game import Phase, random_deal
 from engine.view import SeatView
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 MISSES_BEFORE_AWAY = 2
 
-ChooseFn = Callable[[Level, int, SeatView], Card | Call]
+ChooseFn = Callable[[Level, int, SeatView], Choice]
 
 
 @dataclass
@@ -208,7 +208,7 @@ class TableDriver:
                 table.task_locked = False
             self.schedule(table)
 
-    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Card | Call) -> None:
+    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Choice) -> None:
         """The timer plays a human's turn; after too many misses in a row the AI keeps the seat."""
         assert info.user_id is not None
         info.misses += 1
@@ -220,7 +220,7 @@ class TableDriver:
         if went_away:
             await self.registry.emit(SeatAway(table, seat, info.user_id))
 
-    async def _think(self, table: Table, seat: Seat, version: int) -> Card | Call:
+    async def _think(self, table: Table, seat: Seat, version: int) -> Choice:
         view = table.view(seat)
         level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else Level.HARD
         seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)

@@ -23,10 +23,9 @@ from typing import Any, TypeVar
 
 from bot.texts.catalog import hint_text
 from bot.texts.language import Language
-from engine.actions import Call
+from engine.actions import Choice
 from engine.ai.hints import hint
 from engine.ai.players import Level, make_player
-from engine.cards import Card
 from engine.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -54,7 +53,7 @@ def _ping() -> int:
     return os.getpid()
 
 
-def choose_action(level: Level, seed: int, view: SeatView) -> Card | Call:
+def choose_action(level: Level, seed: int, view: SeatView) -> Choice:
     """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
     return make_player(level, seed).choose(view)
 
@@ -99,7 +98,7 @@ class Thinker:
             assert fresh is not None
             return await asyncio.get_running_loop().run_in_executor(fresh, fn, *args)
 
-    async def choose(self, level: Level, seed: int, view: SeatView) -> Card | Call:
+    async def choose(self, level: Level, seed: int, view: SeatView) -> Choice:
         return await self.run(choose_action, level, seed, view)
 
     async def hint(self, view: SeatView, lang: Language) -> str:

@@ -33,8 +33,10 @@ from bot.texts.catalog import (
     team_word,
 )
 from bot.texts.language import Language
-from engine.actions import CALLS, Call, Claim
+from engine import rulebook
+from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
+from engine.ai.claims import claim_for
 from engine.ai.hints import hint, strong_player
 from engine.ai.players import LEVELS, Level, UnknownPlayerError, make_player
 from engine.cards import SEATS, Card, Seat, Suit, Team
@@ -171,6 +173,8 @@ class Table:
 
     def human_turn(self) -> list[Event]:
         game = self.game
+        if game.phase is Phase.CLAIM:  # the engine asks: claim the last trick's roem, or let it go
+            return self.ask_claim("claim_prompt_last", decline=True)
         view = seat_view(game, HUMAN)
         bidding = view.phase is Phase.BIDDING
         if bidding:
@@ -274,35 +278,57 @@ class Table:
     # ----------------------------------------------------------------- events
 
     def show(self, events: list[Event]) -> None:
-        pending = list(events)
-        while pending:
-            event = pending.pop(0)
+        for event in events:
             self.show_event(event)
-            if isinstance(event, TrickWon):
-                claimed = self.offer_claim(event)
-                if any(isinstance(e, HandSettled) for e in claimed):
-                    # The claim re-settled the hand: its settlement replaces the one already queued.
-                    pending = [e for e in pending if not isinstance(e, HandSettled | MatchOver)]
-                pending = claimed + pending
+        if any(isinstance(event, TrickWon) for event in events):
+            self.show(self.offer_claims())
 
-    def offer_claim(self, event: TrickWon) -> list[Event]:
-        """Declared roem: the one place that claims. After a trick your side won you may claim (r); nobody
-        tells you whether it holds roem, since spotting it is the point of melden, and a wrong claim only
-        scores nothing. The AI side claims the roem its tricks hold."""
-        if not self.game.can_claim():
+    def offer_claims(self) -> list[Event]:
+        """Declared roem, after a trick: the one place that claims. You may claim (r) after a trick your side
+        won, or one in which you played the second card of your held stuk; nobody tells you whether it holds
+        roem, since spotting it is the point of melden, and a wrong claim only scores nothing. The AI seats
+        claim what the engine says their team is owed (``claim_for``). After the last trick the engine asks
+        in its claim phase instead (``human_turn``)."""
+        game = self.game
+        if not game.can_claim():
             return []
-        if event.team is HUMAN.team and not self.auto:
-            while True:
-                answer = self.ask(self.text("claim_prompt")).strip().lower()
-                if answer in QUIT_WORDS:
-                    raise Quit
-                if answer in CLAIM_WORDS:
-                    return self.game.apply(Claim(HUMAN))
-                if not answer:
-                    return []
-        if event.needs_claim:
-            return self.game.apply(Claim(event.winner))
-        return []
+        events: list[Event] = []
+        prompt = None if self.auto else self.claim_prompt()
+        if prompt is not None:
+            events += self.ask_claim(prompt, decline=False)
+        for seat in SEATS:
+            if seat is HUMAN and not self.auto:
+                continue
+            claim = claim_for(seat_view(game, seat)) if game.can_claim() else None
+            if claim is not None:
+                events += game.apply(claim)
+        return events
+
+    def claim_prompt(self) -> str | None:
+        """The question after a trick in which you may have roem to claim, or None."""
+        hand = self.game.hand
+        assert hand is not None and hand.trump is not None
+        trick = hand.tricks[-1]
+        if self.game.has_claimed(HUMAN.team):
+            return None
+        if trick.winner.team is HUMAN.team:
+            return "claim_prompt"
+        # stuk: held, and this trick holds the second of your trump K and Q (the first came earlier).
+        own_card = dict(trick.plays)[HUMAN]
+        if HUMAN in hand.held_stuk and rulebook.stuk_mask(hand.trump) >> own_card & 1:
+            return "claim_prompt_stuk"
+        return None
+
+    def ask_claim(self, key: str, *, decline: bool) -> list[Event]:
+        """r claims, Enter goes on; in the engine's claim phase (``decline``) going on declines."""
+        while True:
+            answer = self.ask(self.text(key)).strip().lower()
+            if answer in QUIT_WORDS:
+                raise Quit
+            if answer in CLAIM_WORDS:
+                return self.game.apply(Claim(HUMAN))
+            if not answer:
+                return self.game.apply(Decline(HUMAN), HUMAN) if decline else []
 
     def show_event(self, event: Event) -> None:
         lang = self.lang
@@ -331,7 +357,7 @@ class Table:
         elif isinstance(event, StukScored):
             self.say("  " + self.about("stuk", event.seat, team=self.team_name(event.team)))
         elif isinstance(event, TrickWon):
-            card = card_text(event.cards[(event.winner - event.leader) & 3], lang)
+            card = card_text(event.winning_card, lang)
             self.say(self.about("trick", event.winner, n=event.trick + 1, card=card, points=event.points))
             if event.roem and not event.needs_claim:
                 self.say("  " + t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),

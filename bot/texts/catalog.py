@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.texts.language import Language
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice, Claim, Decline
 from engine.ai.hints import Hint
 from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
@@ -219,6 +219,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.bad_call": ("That call is not allowed now.", "Die keuze mag nu niet."),
     "error.wrong_phase": ("That cannot be done now.", "Dat kan nu niet."),
     "error.claim_auto": ("Roem is counted automatically at this table.", "Roem wordt aan deze tafel vanzelf geteld."),
+    "error.claim_declined": ("The roem of the last trick was let go; it can no longer be claimed.",
+                             "De roem van de laatste slag is niet gemeld; melden kan nu niet meer."),
     "error.claim_late": ("Roem can only be claimed right after the trick, before the next card.",
                          "Roem meld je direct na de slag, voor de volgende kaart."),
     "error.not_an_action": ("That is not something you can do in this game.", "Dat kan niet in dit spel."),
@@ -255,6 +257,10 @@ TEXTS.update({
     "terminal.table": ("On the table: {cards}", "Op tafel: {cards}"),
     "terminal.claim_prompt": ("Your side won the trick: r to claim roem, Enter to play on: ",
                               "Jullie slag: r om roem te melden, Enter om door te spelen: "),
+    "terminal.claim_prompt_stuk": ("Your stuk is out: r to claim it, Enter to play on: ",
+                                   "Je stuk is gespeeld: r om het te melden, Enter om door te spelen: "),
+    "terminal.claim_prompt_last": ("Last trick: r to claim roem, Enter to settle the hand: ",
+                                   "Laatste slag: r om roem te melden, Enter om de ronde af te rekenen: "),
     "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8 · this hand: {score} · match: {total}",
                         "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
     "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8 · this hand: {score} · match: {total}",
@@ -364,6 +370,13 @@ TEXTS.update({
                   "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
     "hint.lead": ("lead {card}", "kom uit met {card}"),
     "hint.follow": ("play {card}", "speel {card}"),
+    "hint.claim": ("your team is owed {points} roem for the last trick: claim it",
+                   "jullie hebben {points} roem in de laatste slag: meld die"),
+    "hint.claim_nothing": ("a claim scores nothing now", "melden levert nu niets op"),
+    "hint.decline": ("your team is owed no roem for the last trick", "jullie hebben geen roem in de laatste slag"),
+    "hint.decline_owed": ("not claiming gives up {points} roem", "niet melden kost jullie {points} roem"),
+    "hint.claim_action": ("Roem!", "Roem!"),
+    "hint.decline_action": ("No roem", "Geen roem"),
     "hint.play_card": ("Play {card}", "Speel {card}"),
     "hint.choose_trump": ("Trump {suit} ({name})", "Troef {suit} ({name})"),
     "hint.trumps": ("{count} trump", "{count} troef"),
@@ -653,11 +666,17 @@ def hint_reason(hint: Hint, lang: str) -> str:
             values[name] = _hint_suit(params[name], lang)
     if "trumps" in params:
         values["hand"] = _hand_words(params, lang)
+    if "points" in params:
+        values["points"] = params["points"]
     return t(f"hint.{hint.code.value}", lang, **values)
 
 
-def hint_action(action: Card | Call, lang: str) -> str:
-    """The hinted action as an order: ``Play 10♠``, ``Pass``, ``Trump ♥ (hearts)``."""
+def hint_action(action: Choice, lang: str) -> str:
+    """The hinted action as an order: ``Play 10♠``, ``Pass``, ``Trump ♥ (hearts)``, ``Roem!``."""
+    if isinstance(action, Claim):
+        return t("hint.claim_action", lang)
+    if isinstance(action, Decline):
+        return t("hint.decline_action", lang)
     if isinstance(action, Card):
         return t("hint.play_card", lang, card=card_text(action, lang))
     if action in (Call.PASS, Call.PLAY):

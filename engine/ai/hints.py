@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.heuristic import (
     LOW_RANKS,
@@ -61,6 +61,10 @@ class HintCode(StrEnum):
     FOLLOW = "follow"
     PARTNER_AHEAD = "partner_ahead"  # partner heads the trick, but an opponent still to play may beat it
     BEAT = "beat"  # the card heads the trick for now; an opponent still to play may go higher
+    CLAIM = "claim"  # the last trick's claim window: the team is owed roem
+    CLAIM_NOTHING = "claim_nothing"
+    DECLINE = "decline"
+    DECLINE_OWED = "decline_owed"  # declining gives up owed roem
 
 
 # Reasons that say partner's card wins the trick: only true when no opponent still to play can beat it.
@@ -73,7 +77,7 @@ class Hint:
     """The strong player's action and why: a code and its parameters (cards and suits in notation:
     ``card``, ``head``; suit letters: ``suit``, ``led``; bid facts: ``trumps``, ``honours``, ``aces``)."""
 
-    action: Card | Call
+    action: Choice
     code: HintCode
     params: Mapping[str, str] = field(default_factory=dict)
 
@@ -152,8 +156,13 @@ def _highest_left(k: Knowledge, card: int) -> bool:
                                    for other in iter_bits(k.mine & rulebook.SUIT_MASK[suit]))
 
 
-def explain(view: SeatView, action: Card | Call) -> Decision:
+def explain(view: SeatView, action: Choice) -> Decision:
     """A reason code for any legal action, read off the situation."""
+    if isinstance(action, Claim | Decline):
+        owed = view.claim_value(view.team)
+        if isinstance(action, Claim):
+            return Decision(action, "claim" if owed else "claim_nothing", {"points": str(owed)})
+        return Decision(action, "decline_owed" if owed else "decline", {"points": str(owed)})
     if view.phase is Phase.BIDDING:
         return _explain_call(view, action)
     assert isinstance(action, Card)
@@ -207,7 +216,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
     return Decision(action, "duck", params)
 
 
-def _explain_call(view: SeatView, action: Card | Call) -> Decision:
+def _explain_call(view: SeatView, action: Choice) -> Decision:
     assert isinstance(action, Call)
     hand = view.hand_mask
     if action is Call.PLAY or (action is Call.PASS and Call.PLAY in view.legal):

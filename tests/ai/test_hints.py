@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.texts.catalog import hint_reason, hint_text
-from engine.actions import Call, Deal
+from engine.actions import Call, Claim, Deal, Decline
 from engine.ai.heuristic import Decision, HeuristicPlayer
 from engine.ai.hints import Hint, HintCode, explain, hint, honest, render
 from engine.ai.players import RandomPlayer
 from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
+from engine.record import game_from_record
 from engine.settings import Rules
 from engine.view import seat_view
 from tests.ai.positions import position
@@ -128,3 +129,22 @@ def test_hint_texts_name_a_suit_in_the_singular() -> None:
     for code in ("cash", "signal_up", "signal_down", "trump_in", "lead_signal"):
         text = hint_reason(Hint(Card.DT, HintCode(code), {"card": "TD", "head": "AS", "suit": "D", "led": "C"}), "en")
         assert "diamonds" not in text and "clubs" not in text, text
+
+
+def test_claim_phase_hint_says_what_the_claim_is_worth() -> None:
+    # Every seat holds one suit, hearts (South's) are trump; trick k is four cards of rank k: the last
+    # trick, four aces, gives NS 100 roem to claim.
+    suits = {"N": "C", "E": "D", "S": "H", "W": "S"}
+    deal = {seat: [rank + suit for rank in "789TJQKA"] for seat, suit in suits.items()}
+    plays = [rank + suits[seat] for k, rank in enumerate("789TJQKA")
+             for seat in (("N", "E", "S", "W") if k == 0 else ("S", "W", "N", "E"))]
+    data = {"format": "klaverjas-record/1", "rules": {"roem": "declared"},
+            "hands": [{"dealer": "W", "deal": deal, "bids": ["pass", "pass", "H"], "plays": plays[:28]}]}
+    game = game_from_record(data)
+    game.apply_all(Card.parse(text) for text in plays[28:])
+    assert game.phase is Phase.CLAIM and game.to_act is Seat.S
+    result = hint(seat_view(game, Seat.S), HeuristicPlayer())
+    assert result.action == Claim(Seat.S) and result.code is HintCode.CLAIM
+    assert "100" in hint_reason(result, "en") and "100" in hint_reason(result, "nl")
+    assert hint_text(result, "nl").startswith("Roem!: ")
+    assert explain(seat_view(game, Seat.S), Decline(Seat.S)).reason == "decline_owed"

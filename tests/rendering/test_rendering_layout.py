@@ -16,7 +16,7 @@ from engine.game import Phase
 from engine.view import seat_view
 from rendering import images
 from rendering.draw import CARD_H, CARD_W, card_face
-from rendering.examples import NAMES, fixed_results, fixed_view, sample_game
+from rendering.examples import NAMES, fixed_public_view, fixed_results, fixed_view, sample_game
 from rendering.images import (
     HAND_RAISE,
     SHEET_ROW,
@@ -188,7 +188,7 @@ def matches_card_at(img: Image.Image, card: Card, origin: tuple[int, int]) -> bo
 def test_trick_cards_lie_in_front_of_their_players_from_the_viewers_side(viewer: Seat) -> None:
     view = fixed_view(viewer)
     trick = view.tricks[0]
-    img = decode(render_trick(view, NAMES, trick=trick, theme=DEFAULT_THEME))
+    img = decode(render_trick(view, NAMES, seat=viewer, trick=trick, theme=DEFAULT_THEME))
     assert img.size == (images.TRICK_W, images.TRICK_H)
     cx, cy = images.TRICK_W // 2, images.TRICK_H // 2
     for seat, card in trick.plays:
@@ -258,13 +258,25 @@ def test_table_renders_in_every_phase_of_a_real_game() -> None:
 
 def test_table_team_labels_follow_the_viewer_or_are_neutral() -> None:
     view = fixed_view(Seat.S)
-    ours = decode(render_table(view, NAMES, theme=DEFAULT_THEME))
-    theirs = decode(render_table(fixed_view(Seat.E), NAMES, theme=DEFAULT_THEME))
-    neutral = decode(render_table(view, NAMES, theme=Theme(EN, neutral_teams=True)))
+    ours = decode(render_table(view, NAMES, seat=Seat.S, theme=DEFAULT_THEME))
+    theirs = decode(render_table(fixed_view(Seat.E), NAMES, seat=Seat.E, theme=DEFAULT_THEME))
+    neutral = decode(render_table(view, NAMES, seat=Seat.S, theme=Theme(EN, neutral_teams=True)))
     footer = (0, images.TABLE_H - images.TABLE_FOOTER, images.TABLE_W, images.TABLE_H)
     # South sees NS's 41 points as "Wij" on the left; East sees them on the right as "Zij".
     assert ImageChops.difference(ours.crop(footer), theirs.crop(footer)).getbbox() is not None
     assert ImageChops.difference(ours.crop(footer), neutral.crop(footer)).getbbox() is not None
+
+
+def test_observer_images_come_from_the_public_view_drawn_from_south_with_neutral_teams() -> None:
+    """seat=None: South at the bottom, teams NS and EW, as South's view with a neutral theme."""
+    public = fixed_public_view()
+    neutral_south = render_table(fixed_view(Seat.S), NAMES, seat=Seat.S, theme=Theme(EN, neutral_teams=True))
+    observer = render_table(public, NAMES, seat=None, theme=DEFAULT_THEME)
+    assert observer == neutral_south
+    assert observer != render_table(public, NAMES, seat=Seat.S, theme=DEFAULT_THEME)
+    observed_trick = render_trick(public, NAMES, seat=None, theme=DEFAULT_THEME)
+    assert observed_trick == render_trick(fixed_view(Seat.S), NAMES, seat=Seat.S, theme=DEFAULT_THEME)
+    assert observed_trick != render_trick(public, NAMES, seat=Seat.E, theme=DEFAULT_THEME)
 
 
 @pytest.mark.parametrize(("hands", "total", "rows"), [(3, 16, 16), (16, 16, 16), (20, 16, 20), (5, None, 5)])
