@@ -19,6 +19,7 @@ from harness import CHANNEL_ID, FakeDiscord, Harness, Request, User, _error
 from test_discord import ANNA, BERT, CHRIS, button, hand_message, lobby, open_table, play_turn
 
 from bot.discord_app.client import KlaverjasBot
+from bot.discord_app.config import ConfigError, load_config
 from bot.tables import thinking
 from bot.tables.errors import ServiceError
 from bot.tables.model import Actor, Table, TableSettings, TableStatus
@@ -510,3 +511,10 @@ async def test_a_hint_in_its_worker_process_does_not_hold_up_moves() -> None:
         finally:
             release.set()
             thinker.close()
+
+
+def test_the_lobby_timeout_setting() -> None:
+    assert load_config({}, dotenv=None).service_config().lobby_timeout == 1800
+    assert load_config({"KLAVERJAS_LOBBY_TIMEOUT": "120"}, dotenv=None).service_config().lobby_timeout == 120
+    with pytest.raises(ConfigError, match="KLAVERJAS_LOBBY_TIMEOUT must be at least 60 seconds"):
+        load_config({"KLAVERJAS_LOBBY_TIMEOUT": "5"}, dotenv=None)
