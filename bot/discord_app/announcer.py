@@ -21,6 +21,7 @@ from bot.discord_app.messages import (
     away_message,
     bid_prompt,
     event_message,
+    expired_lobby_message,
     hand_message,
     hand_result_message,
     lobby_message,
@@ -37,6 +38,7 @@ from bot.discord_app.messages import (
 from bot.tables.events import (
     GameProgress,
     LobbyChanged,
+    LobbyExpired,
     SeatAway,
     SeatChange,
     SeatChanged,
@@ -124,6 +126,8 @@ class Announcer:
         elif isinstance(event, TableStopped):
             await self.say(event.table, t("stopped", event.table.settings.language))
             await self.update_lobby(event.table)
+        elif isinstance(event, LobbyExpired):
+            await self.update_lobby(event.table, expired_lobby_message(event.table))
         elif isinstance(event, TableRestored):
             await self.on_restored(event.table)
 
@@ -138,11 +142,12 @@ class Announcer:
         table.lobby_message_id = message_id
         await self.service.save_discord(table)
 
-    async def update_lobby(self, table: Table) -> None:
+    async def update_lobby(self, table: Table, payload: Payload | None = None) -> None:
+        """Edit the lobby message to ``payload`` (by default: the lobby as it is now)."""
         if table.lobby_message_id is None or table.channel_id is None:
             return
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
-        payload = lobby_message(table)
+        payload = payload if payload is not None else lobby_message(table)
         try:
             await message.edit(**payload.edit_kwargs())
         except discord.HTTPException:

@@ -180,6 +180,11 @@ def lobby_message(table: Table) -> Payload:
     return Payload(lobby_text(table) + "\n" + t("lobby.started", lang, link=link))
 
 
+def expired_lobby_message(table: Table) -> Payload:
+    """The lobby nobody started in time: without buttons, saying so."""
+    return Payload(lobby_text(table) + "\n" + t("lobby.expired", table.settings.language))
+
+
 def thread_name(table: Table) -> str:
     names = names_of(table)
     ns = ", ".join(names[s] for s in (Seat.N, Seat.S))

@@ -229,6 +229,31 @@ TEXTS: dict[str, tuple[str, str]] = {
                    "Zo wordt er niet gedeeld: iedere speler krijgt acht verschillende kaarten."),
     "error.turn": ("That suit cannot be turned now.", "Die kleur kan nu niet gedraaid worden."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
+    # issue 10: lifecycle
+    "error.thread_has_table": ("This thread belongs to table #{table}: one table per thread. Open a new table with "
+                               "/klaverjas start in the channel, or press Rematch when the match is over.",
+                               "Deze draad hoort bij tafel #{table}: één tafel per draad. Open een nieuwe tafel met "
+                               "/klaverjas start in het kanaal, of druk op Revanche als de partij voorbij is."),
+    "error.lobby_open_here": ("Table #{table} (host: {host}) is already waiting for players here: one open table per "
+                              "channel. Join it with its Join button or /klaverjas join.",
+                              "Tafel #{table} (gastheer: {host}) wacht hier al op spelers: één open tafel per kanaal. "
+                              "Doe mee met de knop Meedoen of /klaverjas join."),
+    "error.table_plays_here": ("Table #{table} is being played in this channel; open your table in another channel "
+                               "or when it is over.",
+                               "In dit kanaal wordt aan tafel #{table} gespeeld; open je tafel in een ander kanaal of "
+                               "als die partij voorbij is."),
+    "error.lobby_not_posted": ("The new table's message could not be posted, so no table was opened. Check that the "
+                               "bot may send messages in this channel, then try again.",
+                               "Het bericht van de nieuwe tafel kon niet geplaatst worden, dus er is geen tafel "
+                               "geopend. Controleer of de bot in dit kanaal berichten mag sturen en probeer het "
+                               "opnieuw."),
+    "error.hint_cooldown": ("Wait {seconds} s before asking for another hint.",
+                            "Wacht {seconds} s voordat je om een nieuwe tip vraagt."),
+    "error.hints_busy": ("Many hints are being worked out right now; ask again in a moment.",
+                         "Er worden nu veel tips uitgerekend; vraag het zo nog eens."),
+    "lobby.expired": ("Nobody started this table in time, so it closed. Open a new one with /klaverjas start.",
+                      "Niemand heeft deze tafel op tijd gestart, dus hij is gesloten. Open een nieuwe met "
+                      "/klaverjas start."),
 }
 
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)

@@ -46,6 +46,7 @@ ERROR_PARAMS: dict[str, Any] = {
     "seat": "South", "name": "Bert", "table": 12, "key": "ai", "choices": "easy, normal, hard",
     "reason": "play must be one of rotterdam, amsterdam, not 'utrecht'", "host": "<@1>", "text": "X",
     "perms": "Manage Server", "led": "♦", "legal": "J♥ 9♥", "card": "10♦", "trump": "♥", "phase": "play",
+    "seconds": 8,
 }
 
 
