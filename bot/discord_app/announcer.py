@@ -20,6 +20,7 @@ from bot.discord_app.messages import (
     Payload,
     away_message,
     bid_prompt,
+    claim_prompt,
     event_message,
     expired_lobby_message,
     hand_message,
@@ -249,7 +250,8 @@ class Announcer:
         game = table.game
         seat = game.to_act
         info = table.seats[seat] if seat is not None else None
-        wants_bid = (table.running and game.phase is Phase.BIDDING and info is not None
+        # Buttons in the thread: the bidding, and the last trick's claim question (roem: declared).
+        wants_bid = (table.running and game.phase in (Phase.BIDDING, Phase.CLAIM) and info is not None
                      and info.kind is SeatKind.HUMAN and not info.away)
         if table.prompt_message_id is not None and not (wants_bid and table.prompt_version == table.version):
             old = table.prompt_message_id
@@ -259,10 +261,11 @@ class Announcer:
         if seat is None or info is None or not table.running or info.kind is not SeatKind.HUMAN or info.away:
             return
         if wants_bid:
-            prompt = bid_prompt(table, info.user_id)
-            if table.prompt_message_id is not None and await self.edit(table, table.prompt_message_id, prompt):
+            ask = claim_prompt if game.phase is Phase.CLAIM else bid_prompt
+            if table.prompt_message_id is not None and await self.edit(table, table.prompt_message_id,
+                                                                       ask(table, info.user_id)):
                 return
-            table.prompt_message_id = await self.post(table, bid_prompt(table, info.user_id))
+            table.prompt_message_id = await self.post(table, ask(table, info.user_id))
             table.prompt_version = table.version if table.prompt_message_id is not None else None
             await self.service.save_discord(table)
         elif game.phase is Phase.PLAY and info.delivery is Delivery.THREAD:

@@ -21,6 +21,7 @@ from bot.discord_app.views import (
     BackButton,
     BidButton,
     CardButton,
+    DeclineButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
@@ -51,6 +52,9 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
         elif isinstance(item, RoemButton):
             await interaction.response.defer()
             await app.service.claim(item.table, interaction.user.id, item.version)
+        elif isinstance(item, DeclineButton):
+            await interaction.response.defer()
+            await app.service.decline(item.table, interaction.user.id, item.version)
         elif isinstance(item, BackButton):
             await interaction.response.defer()
             await app.service.back(item.table, interaction.user.id)

@@ -7,7 +7,7 @@ functions that render an image take a while: callers run them in a worker thread
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -16,6 +16,7 @@ from bot.discord_app.views import (
     BackButton,
     BidButton,
     CardButton,
+    DeclineButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
@@ -30,6 +31,7 @@ from bot.tables.events import SeatChange, SeatChanged
 from bot.tables.model import Actor, SeatKind, Table, TableSettings, TableStatus
 from bot.texts.catalog import (
     action_text,
+    card_text,
     explain_rules,
     roem_text,
     seat_name,
@@ -55,7 +57,7 @@ from engine.events import (
 from engine.events import Event as EngineEvent
 from engine.game import Phase
 from engine.settings import Bidding
-from engine.view import SeatView
+from engine.view import SeatView, public_view
 from rendering import Theme, hand_order, render_hand, render_sheet, render_table, render_trick
 
 DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct messages
@@ -110,11 +112,6 @@ def theme_of(table: Table, *, public: bool = False) -> Theme:
     """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
     s = table.settings
     return table_theme(s.felt, s.four_colour, s.language, neutral_teams=public)
-
-
-def public_view(table: Table) -> SeatView:
-    """A view for public images: no private hand, no legal cards."""
-    return replace(table.view(Seat.S), hand=(), legal=())
 
 
 def ping(user_id: int | None) -> str:
@@ -230,7 +227,7 @@ def table_view(table: Table) -> discord.ui.View | None:
 
 def table_message(table: Table) -> Payload:
     """The status line over the public table image; renders."""
-    image = render_table(public_view(table), names_of(table), theme=theme_of(table, public=True))
+    image = render_table(public_view(table.game), names_of(table), seat=None, theme=theme_of(table, public=True))
     return Payload(status_line(table), table_view(table), image, "table.png")
 
 
@@ -316,18 +313,31 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
     hand = table.game.hand
     assert hand is not None
     trick = hand.tricks[event.trick]
-    image = render_trick(public_view(table), names, trick=trick, theme=theme_of(table, public=True))
-    winning_card = trick.cards[(event.winner - event.leader) & 3]
-    lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=winning_card.symbol,
+    image = render_trick(public_view(table.game), names, seat=None, trick=trick, theme=theme_of(table, public=True))
+    lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=card_text(event.winning_card, lang),
                points=event.points)]
-    view = None
     if event.roem:
         key = "trick.roem_claim" if event.needs_claim else "trick.roem"
         lines.append(t(key, lang, parts=roem_text(event.roem_parts, lang), team=team_word(event.team, None, lang)))
-        if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
-                                     for s in event.team.seats):
-            view = view_of([RoemButton(table.id, table.version, lang)])
+    view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
     return Payload("\n".join(lines), view, image, "trick.png")
+
+
+def human_may_claim(table: Table) -> bool:
+    """Declared roem: a team with a player at the keyboard is owed roem for the trick just completed (its
+    winners' roem, or a held stuk whose second card fell in it), so the Roem! button is offered."""
+    game = table.game
+    if not game.can_claim():
+        return False
+    return any(game.claim_value(team) > 0 and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
+                                                 for s in team.seats) for team in Team)
+
+
+def claim_prompt(table: Table, user_id: int | None) -> Payload:
+    """After the last trick the engine asks this human: claim the roem (Roem!) or let it go (No roem)."""
+    lang = table.settings.language
+    buttons = [RoemButton(table.id, table.version, lang), DeclineButton(table.id, table.version, lang)]
+    return Payload(t("claim.prompt", lang, mention=ping(user_id)), view_of(buttons), mention=user_id)
 
 
 def sheet_image(table: Table, viewer_team: Team | None = None) -> bytes:

@@ -4,7 +4,8 @@ state version), so it keeps working after a restart. A click is handed to the bo
 
 Custom ids (all far below Discord's 100 characters):
 ``kj:l:<table>:<join|leave|ai|start>``, ``kj:b:<table>:<version>:<call>``, ``kj:c:<table>:<version>:<card>``,
-``kj:r:<table>:<version>`` (Roem!), ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
+``kj:r:<table>:<version>`` (Roem!), ``kj:nr:<table>:<version>`` (No roem, after the last trick),
+``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
 ``kj:seat:<table>`` (the lobby's seat menu), ``kj:take:<table>`` (take over an AI seat),
 ``kj:rm:<table>`` (Rematch).
 """
@@ -127,6 +128,25 @@ class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r
         await clicked(interaction, self)
 
 
+class DeclineButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"kj:nr:(?P<table>\d+):(?P<version>\d+)"):
+    """No roem: after the last trick, the seat the engine asks lets its claim go and the hand settles."""
+
+    def __init__(self, table: int, version: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.no_roem", lang), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:nr:{table}:{version}"))
+        self.table = table
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DeclineButton:
+        return cls(int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
 class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:back:(?P<table>\d+)"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.back", lang), style=discord.ButtonStyle.success,
@@ -213,11 +233,11 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"k
         await clicked(interaction, self)
 
 
-TableItem = (LobbyButton | BidButton | CardButton | RoemButton | BackButton | ShowHandButton | SeatSelect
-             | TakeSeatButton | RematchButton)
+TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
+             | SeatSelect | TakeSeatButton | RematchButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, BidButton, CardButton, RoemButton, BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
-    RematchButton)
+    LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
+    TakeSeatButton, RematchButton)
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]], per_row: int = 5) -> discord.ui.View:

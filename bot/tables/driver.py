@@ -22,6 +22,7 @@ from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker
 from engine.actions import Action, Choice, Claim, TurnUp
+from engine.ai.claims import claim_for
 from engine.ai.players import Level
 from engine.cards import SEATS, Seat
 from engine.errors import IllegalActionError
@@ -162,16 +163,11 @@ class TableDriver:
                 await self._timed_turn(table, version, seat)
 
     def _pending_ai_claim(self, table: Table) -> Seat | None:
-        """Declared roem: an AI seat of the team that won roem in the last trick claims it."""
-        game = table.game
-        hand = game.hand
-        if hand is None or not game.can_claim():
+        """Declared roem: the first seat an AI plays whose team the engine says is owed roem (``claim_for``)."""
+        if not table.game.can_claim():
             return None
-        trick = hand.tricks[-1]
-        if not trick.roem or any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims):
-            return None
-        for seat in trick.winner.team.seats:
-            if table.seats[seat].ai_plays:
+        for seat in SEATS:
+            if table.seats[seat].ai_plays and claim_for(table.view(seat)) is not None:
                 return seat
         return None
 

@@ -30,7 +30,7 @@ from bot.tables.events import (
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import Store, TableRegistry, replay
 from bot.tables.thinking import Thinker
-from engine.actions import Call, Claim
+from engine.actions import Call, Claim, Decline
 from engine.ai.players import Level
 from engine.cards import SEATS, Card, Seat
 from engine.errors import ErrorCode, NotYourTurnError
@@ -276,20 +276,37 @@ class TableService:
             return progress
 
     async def claim(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
-        """Declared roem: claim the roem of the trick just won, for the team that won it, once."""
+        """Declared roem: claim the roem of the trick just completed for the seat's team, once.
+
+        A claim from a team owed nothing in that trick (it lost it and holds no stuk in it) is refused
+        politely rather than scoring nothing; the engine says what a team is owed.
+        """
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
             if version is not None and version != table.version:
                 raise ServiceError(ServiceErrorCode.STALE)
-            hand = table.game.hand
-            if table.game.can_claim() and hand is not None:
-                trick = hand.tricks[-1]
-                if seat.team is not trick.winner.team:
-                    raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(trick.winner)})
-                if any(t == trick.index and s.team is seat.team for t, s in hand.claims):
+            game = table.game
+            hand = game.hand
+            if game.can_claim() and hand is not None:
+                if game.has_claimed(seat.team):
                     raise ServiceError(ServiceErrorCode.ALREADY_CLAIMED)
+                winner = hand.tricks[-1].winner
+                if seat.team is not winner.team and game.claim_value(seat.team) == 0:
+                    raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(winner)})
             progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id)
+            self.driver.schedule(table)
+            return progress
+
+    async def decline(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
+        """After the last trick (the engine's claim phase): the asked seat lets its roem go; the hand settles."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._check_playing(table, user_id)
+            if version is not None and version != table.version:
+                raise ServiceError(ServiceErrorCode.STALE)
+            progress = await self.registry.apply(table, seat, Decline(seat), Actor.HUMAN, user_id)
+            table.seats[seat].misses = 0
             self.driver.schedule(table)
             return progress
 

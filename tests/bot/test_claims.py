@@ -1,0 +1,122 @@
+"""Declared roem on Discord, as the engine decides it: the Roem! button for a held stuk's team, and the last
+trick's claim question (Roem! / No roem) that closes before the hand is settled, once."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from harness import Harness, StoredMessage
+from test_discord import ANNA, BERT
+from test_scenarios import CHRIS, EVA, bot_of, started, thread_of, with_button
+
+from bot.store.codec import encode_action
+from bot.store.sqlite import SqliteStore, migrations
+from bot.tables import driver
+from engine.actions import Call, Deal, Decline
+from engine.cards import Card, Seat
+from engine.game import Phase
+
+# Dealer W, so North is the elder hand. Each seat holds one suit and South (hearts) takes trump: trick k is the
+# four cards of rank k, all won by South's trump, and the last is four aces: 100 roem for NS to claim.
+ONE_SUIT_EACH = Deal.from_cards(Seat.W, {
+    Seat.N: [Card.parse(r + "C") for r in "789TJQKA"], Seat.E: [Card.parse(r + "D") for r in "789TJQKA"],
+    Seat.S: [Card.parse(r + "H") for r in "789TJQKA"], Seat.W: [Card.parse(r + "S") for r in "789TJQKA"]})
+ONE_SUIT_PLAYS = [rank + suit for k, rank in enumerate("789TJQKA")
+                  for suit in (("C", "D", "H", "S") if k == 0 else ("H", "S", "C", "D"))]
+
+# South holds K and Q of trump (hearts) and plays the second in trick 2, which West wins with 9♥: the stuk
+# is NS's to claim in a trick EW won.
+HELD_STUK = Deal.from_cards(Seat.W, {
+    Seat.S: [Card.parse(c) for c in ["KH", "QH", "7C", "8C", "9C", "TC", "JC", "QC"]],
+    Seat.W: [Card.parse(c) for c in ["JH", "9H", "AH", "TH", "7S", "8S", "9S", "TS"]],
+    Seat.N: [Card.parse(c) for c in ["7H", "8H", "KC", "AC", "AS", "KS", "QS", "JS"]],
+    Seat.E: [Card.parse(r + "D") for r in "789TJQKA"]})
+HELD_STUK_PLAYS = ["7H", "7D", "QH", "JH", "9H", "8H", "8D", "KH"]
+
+
+async def four_humans_with_deal(h: Harness, deal: Deal, monkeypatch: pytest.MonkeyPatch, **options: str) -> int:
+    monkeypatch.setattr(driver, "random_deal", lambda rng, dealer: deal)
+    table_id = await started(h, ANNA, [BERT, CHRIS, EVA], roem="declared", length="1", **options)
+    await h.settle()
+    return table_id
+
+
+async def act_by_seat(h: Harness, table_id: int, actions: list[Call | Card]) -> None:
+    """Each action for whichever seat is to act, through the service (the buttons are tested elsewhere)."""
+    service = bot_of(h).service
+    table = service.get(table_id)
+    for action in actions:
+        seat = table.game.to_act
+        assert seat is not None
+        user_id = table.seats[seat].user_id
+        assert user_id is not None
+        await service.act(table_id, user_id, action)
+        await h.settle()
+
+
+def hand_results(h: Harness, thread: int) -> list[StoredMessage]:
+    return [m for m in h.fake.in_channel(thread) if m.content.startswith("Hand 1:")]
+
+
+@pytest.mark.parametrize("answer", ["kj:nr:", "kj:r:"])
+async def test_the_last_tricks_roem_is_asked_for_before_the_hand_is_settled_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in ONE_SUIT_PLAYS)])
+        assert table.game.phase is Phase.CLAIM and table.game.to_act is Seat.S
+        assert hand_results(h, thread) == []  # not settled while the question is open
+        [prompt] = [m for m in with_button(h, thread, "kj:nr:") if f"<@{ANNA.id}>" in m.content]
+        assert any(i.startswith("kj:r:") for i in prompt.custom_ids())
+        version = table.version
+        token = await h.click(BERT, prompt, next(i for i in prompt.custom_ids() if i.startswith("kj:nr:")))
+        assert table.version == version and h.private_replies(token)  # East is not asked: refused privately
+        await h.click(ANNA, prompt, next(i for i in prompt.custom_ids() if i.startswith(answer)))
+        await h.settle()
+        [result] = table.game.results
+        claimed = answer == "kj:r:"
+        assert result.roem[0] == 100 + (100 if claimed else 0)  # pit, and the four aces when claimed
+        assert len(hand_results(h, thread)) == 1
+        assert prompt.custom_ids() == []  # the question's buttons are gone once answered
+        record = await bot_of(h).store.record(table_id)
+        assert record["hands"][0].get("claims", []) == ([{"trick": 7, "seat": "S"}] if claimed else [])
+
+
+async def test_a_held_stuk_is_offered_to_its_team_when_the_other_team_won_the_trick(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, HELD_STUK, monkeypatch, stuk="held")
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in HELD_STUK_PLAYS)])
+        hand = table.game.hand
+        assert hand is not None and hand.tricks[1].winner is Seat.W
+        [message] = [m for m in with_button(h, thread, "kj:r:") if m.content.startswith("Trick 2")]
+        version = table.version
+        await h.click(ANNA, message, message.custom_ids()[0])
+        assert table.version == version + 1
+        assert any("claims roem: 20" in m.content for m in h.fake.in_channel(thread))
+        assert table.game.hand_points_so_far(hand)[1][0] == 20  # NS's roem: the stuk
+
+
+async def test_a_database_from_before_the_claim_phase_keeps_its_actions_and_takes_declines(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        for number, _, sql in migrations():
+            if number <= 3:
+                old.executescript(sql)
+        old.execute("PRAGMA user_version = 3")
+        old.execute("INSERT INTO tables (id, host_id, status, settings, seed) VALUES (1, 7, 'playing', '{}', 5)")
+        kind, data = encode_action(Call.PASS)
+        old.execute("INSERT INTO actions (table_id, seq, kind, data, seat, actor) VALUES (1, 0, ?, ?, 'N', 'human')",
+                    (kind, data))
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == len(migrations())
+        kind, data = encode_action(Decline(Seat.S))
+        await store.db.execute("INSERT INTO actions (table_id, seq, kind, data, seat, actor) "
+                               "VALUES (1, 1, ?, ?, 'S', 'human')", (kind, data))
+        assert [action for action, _ in await store.actions(1)] == [Call.PASS, Decline(Seat.S)]
