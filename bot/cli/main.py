@@ -8,7 +8,9 @@ error, before anything else is printed.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -220,12 +222,8 @@ def unwritable(folder: Path) -> str | None:
 
 
 def run_bench(what: str, seconds: float | None) -> int:
-    import json
-
     result: dict[str, object]
     if what == "engine":
-        import random
-
         from engine.bench import bench_engine
 
         result = bench_engine(random.Random, seconds or 3.0)

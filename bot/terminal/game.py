@@ -74,7 +74,7 @@ class Quit(Exception):
     """The player typed q."""
 
 
-class Table:
+class TerminalGame:
     def __init__(self, args: argparse.Namespace, ask: Ask, say: Say) -> None:
         self.args = args
         self.ask = ask
@@ -457,7 +457,7 @@ def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None =
     reader: Ask = ask or input
     writer: Say = say or print
     try:
-        table = Table(args, reader, writer)
+        table = TerminalGame(args, reader, writer)
     except KlaverjasError as error:
         writer(f"klaverjas play: {error}")
         return 2

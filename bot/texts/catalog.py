@@ -433,19 +433,12 @@ def language(lang: str) -> Language:
     return Language.of(lang)
 
 
-def _stuk_roem() -> int:
-    # engine.rulebook names no stuk constant yet: the engine's own count of a K+Q-of-trump trick gives it.
-    king, queen = Card.of(Rank.KING, Suit.C), Card.of(Rank.QUEEN, Suit.C)
-    plain = rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, False)
-    return rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, True) - plain
-
-
 # The rule values texts state, from the engine, filled into every text that names them.
 RULE_VALUES: dict[str, int] = {
-    "stuk_roem": _stuk_roem(),
+    "stuk_roem": rulebook.STUK_ROEM,
     "pit_bonus": rulebook.PIT_BONUS,
-    "run3_roem": rulebook.sequence_roem(0b111),
-    "run4_roem": rulebook.sequence_roem(0b1111),
+    "run3_roem": rulebook.DRIEKAART_ROEM,
+    "run4_roem": rulebook.VIERKAART_ROEM,
     "four_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.ACE],
     "jacks_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.JACK],
 }

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.cli.main import build_parser
-from bot.terminal.game import Table, run_play, score_sheet
+from bot.terminal.game import TerminalGame, run_play, score_sheet
 from engine.cards import Seat, Suit, Team
 from engine.events import HandResult
 from engine.record import score_record
@@ -184,7 +184,7 @@ def test_english_grammar_for_the_player_at_the_keyboard() -> None:
                      r"match: Wij \d+ – Zij \d+", text)
     hand = HandResult(0, Seat.N, Suit.H, Seat.S, (60, 102), (0, 0), None, True, (0, 162))
     said: list[str] = []
-    Table(args(), Script(), said.append).show_settlement(hand)
+    TerminalGame(args(), Script(), said.append).show_settlement(hand)
     assert said[0] == "Hand 1: Wij 0 – Zij 162. You are nat (60 points + 0 roem against 102 + 0)."
 
 
