@@ -164,7 +164,9 @@ class TerminalGame:
             else:
                 seat = game.to_act
                 assert seat is not None
-                if seat is HUMAN and not self.auto:
+                # The player melds for their side: after the last trick they answer for their partner too.
+                ours = seat is HUMAN or (game.phase is Phase.CLAIM and seat.team is HUMAN.team)
+                if ours and not self.auto:
                     events = self.human_turn()
                 else:
                     events = game.apply(self.players[seat].choose(seat_view(game, seat)), seat)
@@ -293,12 +295,14 @@ class TerminalGame:
         if not game.can_claim():
             return []
         events: list[Event] = []
-        prompt = None if self.auto else self.claim_prompt()
+        to_act = game.to_act
+        asked_anyway = game.phase is Phase.CLAIM and to_act is not None and to_act.team is HUMAN.team
+        prompt = None if self.auto or asked_anyway else self.claim_prompt()
         if prompt is not None:
             events += self.ask_claim(prompt, decline=False)
         for seat in SEATS:
-            if seat is HUMAN and not self.auto:
-                continue
+            if seat.team is HUMAN.team and not self.auto:
+                continue  # melding for your side is yours: the AI partner leaves it to you
             claim = claim_for(seat_view(game, seat)) if game.can_claim() else None
             if claim is not None:
                 events += game.apply(claim)
@@ -320,7 +324,8 @@ class TerminalGame:
         return None
 
     def ask_claim(self, key: str, *, decline: bool) -> list[Event]:
-        """r claims, Enter goes on; in the engine's claim phase (``decline``) going on declines."""
+        """r claims, Enter goes on; in the engine's claim phase (``decline``) Enter lets the roem go for the
+        seat the engine asks (you, or your partner on your word)."""
         while True:
             answer = self.ask(self.text(key)).strip().lower()
             if answer in QUIT_WORDS:
@@ -328,7 +333,11 @@ class TerminalGame:
             if answer in CLAIM_WORDS:
                 return self.game.apply(Claim(HUMAN))
             if not answer:
-                return self.game.apply(Decline(HUMAN), HUMAN) if decline else []
+                if not decline:
+                    return []
+                asked = self.game.to_act
+                assert asked is not None
+                return self.game.apply(Decline(asked), asked)
 
     def show_event(self, event: Event) -> None:
         lang = self.lang

@@ -235,3 +235,15 @@ def test_record_is_written_when_the_player_leaves(tmp_path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
     assert record["format"] == "klaverjas-record/1"
     assert score_record(record)["ok"] is True
+
+
+def test_the_last_tricks_roem_is_asked_before_the_hand_is_settled_once() -> None:
+    # Seed 4: a last trick of ours holds roem, so the engine's claim phase asks the player (for their partner
+    # too: melding is the player's, not the AI partner's).
+    for answer in ("", "r"):
+        script = Script(claim=answer)
+        code, out = run(script, "--length", "8", "--roem", "declared", "--stuk", "held", "--seed", "4")
+        asked = [p for p in script.prompts if p.startswith("Last trick: r to claim roem")]
+        settled = [line.split(":")[0] for line in out if re.match(r"Hand \d+: ", line)]
+        assert code == 0 and asked
+        assert len(settled) == len(set(settled)) == 8, settled  # every hand settled exactly once
