@@ -46,7 +46,12 @@ class KlaverjasBot(commands.Bot):
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
-        self.klaverjas = app_commands.Group(name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True)
+        # Tables live in server channels: Discord offers the commands there only, and only as installed in a
+        # server (not as a user app); one that arrives from a DM anyway is refused by KlaverjasTree.
+        self.klaverjas = app_commands.Group(
+            name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
 
     async def setup_hook(self) -> None:
         # Compile the strong player in the background (in the worker processes, or in a thread), so the

@@ -65,6 +65,19 @@ async def answer_failure(interaction: discord.Interaction[Any], error: Exception
 
 
 class KlaverjasTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Commands work in servers only. Discord keeps them out of DMs (the group's contexts); one that
+        arrives from a DM anyway is refused here, before it can touch a table or a preference."""
+        if interaction.guild_id is not None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            try:
+                await interaction.response.autocomplete([])
+            except discord.HTTPException:
+                log.info("could not answer an autocomplete from a DM")
+            return False
+        raise app_commands.NoPrivateMessage()
+
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
         # A command that raised arrives wrapped; the refusals are the command's own exceptions.
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
