@@ -16,7 +16,8 @@ import discord
 
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.failures import answer_failure
-from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_text, lobby_view
+from bot.discord_app.limits import fit
+from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_message
 from bot.discord_app.views import (
     BackButton,
     BidButton,
@@ -71,10 +72,10 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
 
 async def edit_lobby(interaction: discord.Interaction[Any], table: Table, answer: str) -> None:
     """The clicked lobby message shows the seats as they are now; the clicker gets ``answer`` privately."""
-    view = lobby_view(table)
-    await interaction.response.edit_message(content=lobby_text(table), view=view)
-    view.stop()
-    await interaction.followup.send(answer, ephemeral=True)
+    payload = lobby_message(table)
+    await interaction.response.edit_message(**payload.edit_kwargs())
+    payload.stop()
+    await reply(interaction, answer)
 
 
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
@@ -139,7 +140,7 @@ async def dm_notice(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     where = f" in {interaction.guild.name}" if interaction.guild is not None and interaction.guild.name else ""
     try:
         dm = await interaction.user.create_dm()
-        await dm.send(t("dm.welcome", lang, table=table.id, where=where))
+        await dm.send(**fit({"content": t("dm.welcome", lang, table=table.id, where=where)}))
         table.seats[seat].dm_channel_id = dm.id
         await app.service.save_discord(table)
     except discord.Forbidden as error:

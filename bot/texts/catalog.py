@@ -205,6 +205,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.claim_late": ("Roem can only be claimed right after the trick, before the next card.",
                          "Roem meld je direct na de slag, voor de volgende kaart."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
+    # issue 10: hostile input
+    "play.not_a_card": ("“{text}” is not a card: type one like JH or 10S, or pick one from the list.",
+                        "“{text}” is geen kaart: typ er een als BH of 10S, of kies er een uit de lijst."),
 }
 
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},

@@ -3,13 +3,16 @@ that read like mentions (forged custom ids: test_custom_ids). Each with a Discor
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from pathlib import Path
 
 import pytest
 from harness import GUILD_ID, Harness, Request, User
-from test_discord import ANNA, CHRIS
+from test_discord import ANNA, BERT, CHRIS, play_turn
 from test_scenarios import bot_of, started, thread_of, until
 
+from bot.discord_app.limits import ECHO_LIMIT, MESSAGE_LIMIT, visible
 from bot.tables.model import TableStatus
 from engine.cards import Card
 
@@ -79,3 +82,108 @@ async def test_every_subcommand_from_a_dm_is_refused_privately_and_changes_nothi
         token = await h.command(ANNA, "play", thread_of(h, table_id), card=legal.notation)
         assert table.game.actions[version] == legal
         assert any("Played" in r for r in h.private_replies(token))
+
+
+# ------------------------------------------------------------------ 2. input over Discord's limits
+
+ROLE_ID = 960000000000000001
+ODD_TEXTS = {
+    "junk": "Q" * 1990,
+    "zero-width": "\u200b\u200c\u200d\u2060\ufeff" * 300 + "X",
+    "right-to-left": "\u202e" + "gnol " * 300 + "\u2066\u2069\u200f",
+    "emoji": "🃏👨‍👩‍👧🏳️‍🌈" * 200,
+    "mentions": f"@everyone @here <@&{ROLE_ID}> <@{ANNA.id}> " * 40,
+    "backticks": "```py\nimport os``` `" * 100,
+    "markdown": "**bold** __under__ ~~gone~~ ||spoiler|| > quote\n# Title\n-# small [link](https://evil.example) " * 20,
+    "control": "\x00\x07\x1b[31m\r\n\t\x85\u2028" * 100,
+}
+
+
+def visible_excerpt(answer: str) -> str:
+    """The user's input as shown inside an answer, with its escapes taken out."""
+    quoted = re.search("“(.*)”", answer, re.DOTALL)
+    assert quoted is not None, answer
+    return re.sub(r"\\(.)", r"\1", quoted.group(1)).replace("\u200b", "")
+
+
+def assert_tame(answer: str) -> None:
+    """One line, no ping, no markdown breaking out, nothing invisible or reordering, within the limit."""
+    assert len(answer) <= MESSAGE_LIMIT and "\n" not in answer and "\r" not in answer
+    assert not re.search(r"@(everyone|here)|<@[&!]?\d", answer), answer
+    assert not re.search(r"(?<!\\)[`*_~|]", answer), answer  # every markdown character escaped
+    assert not re.search(r"(?<!\\)\[.*\]\(", answer), answer  # no masked link
+    assert not any(unicodedata.category(c).startswith("C") and c != "\u200b" for c in answer), answer
+
+
+@pytest.mark.parametrize("name", list(ODD_TEXTS))
+async def test_a_junk_card_is_answered_with_a_short_clean_excerpt(tmp_path: Path, name: str) -> None:
+    text = ODD_TEXTS[name]
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [])
+        table = bot_of(h).service.get(table_id)
+        version = table.version
+        token = await h.command(ANNA, "play", thread_of(h, table_id), card=text)
+        [answer] = h.private_replies(token)
+        assert answer.endswith(" is not a card: type one like JH or 10S, or pick one from the list."), answer
+        assert_tame(answer)
+        shown = visible_excerpt(answer)
+        assert 0 < len(shown) <= ECHO_LIMIT
+        assert shown.endswith("…") == (len(visible(text)) > ECHO_LIMIT)
+        assert table.version == version
+        # The same junk as a seat: the same treatment.
+        token = await h.command(BERT, "join", seat=text)
+        [answer] = h.private_replies(token)
+        assert answer.startswith("Not a seat: ") and len(answer) < 120, answer
+        assert_tame(answer)
+
+
+async def test_invisible_marks_around_a_card_still_play_it_and_the_echo_is_what_was_read(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [])
+        table = bot_of(h).service.get(table_id)
+        await until(h, lambda: seat_turn(h, table_id, ANNA), [ANNA])
+        legal = next(c for c in table.game.legal_actions() if isinstance(c, Card))
+        version = table.version
+        token = await h.command(ANNA, "play", thread_of(h, table_id),
+                                card=f"\u202e{legal.notation[0]}\u200b{legal.notation[1]}\n")
+        assert table.game.actions[version] == legal
+        assert any(r.startswith("Played") for r in h.private_replies(token))
+
+
+async def test_no_answer_is_over_2000_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot = bot_of(h)
+        table_id = await started(h, ANNA, [])
+        await until(h, lambda: seat_turn(h, table_id, ANNA), [ANNA])
+
+        async def long_hint(*args: object) -> str:
+            return "Play J♥: " + "because " * 600 + "@everyone"
+
+        monkeypatch.setattr(bot.thinker, "hint", long_hint)
+        token = await h.command(ANNA, "hint", channel_id=thread_of(h, table_id))
+        [answer] = [r for r in h.private_replies(token) if r]
+        assert len(answer) == MESSAGE_LIMIT and answer.endswith("…")
+        for request in h.fake.requests:
+            assert len(request.content) <= MESSAGE_LIMIT
+
+
+async def test_a_rate_limited_or_failed_answer_loses_no_card_and_plays_none_twice(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [])
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await until(h, lambda: seat_turn(h, table_id, ANNA), [ANNA])
+        version = table.version
+        # The junk card's answer is rate limited (429 after discord.py's retries): nothing changes.
+        h.fake.fail_next(any_callback, 429, 0, "You are being rate limited.")
+        await h.command(ANNA, "play", thread, card="Q" * 1990)
+        assert table.version == version
+        # A real card whose "Played" answer fails (Discord 500): the card is played once, not lost.
+        legal = next(c for c in table.game.legal_actions() if isinstance(c, Card))
+        h.fake.fail_next(lambda r: r.via == "webhook" and r.method == "POST" and "/webhooks/" in r.path, 500, 0,
+                         "Internal Server Error")
+        await h.command(ANNA, "play", thread, card=legal.notation)
+        assert table.game.actions[version] == legal
+        assert table.game.actions.count(legal) == 1
+        await until(h, lambda: seat_turn(h, table_id, ANNA) or not table.running, [ANNA])
+        assert await play_turn(h, table_id, ANNA) or not table.running
