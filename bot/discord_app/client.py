@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.discord_app.announcer import Announcer
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
-from bot.discord_app.handlers import handle_click
+from bot.discord_app.handlers import handle_click, unknown_click
 from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
 from bot.store.sqlite import SqliteStore
 from bot.tables.driver import ChooseFn
@@ -70,6 +70,10 @@ class KlaverjasBot(commands.Bot):
     async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
         await handle_click(self, interaction, item)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any], /) -> None:
+        """Every interaction, after discord.py dispatched it: answers the clicks no button takes."""
+        await unknown_click(interaction)
 
     async def sync_if_changed(self) -> bool:
         """Sync the command tree only when its payload differs from the last synced one."""

@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 PARAM_LIMIT = 200  # characters of a name or a reason inside a refusal: enough for any the game makes
 
 
+class UnknownComponent(Exception):
+    """A click on a button or menu the bot cannot handle: an id it did not make, spelled another way than it
+    writes ids, or not on the clicked message."""
+
+
 def refusal(error: ServiceError | KlaverjasError, lang: Language, table: Table | None = None) -> str:
     """Why the request was refused, for the one who asked; ``table`` (when known) names the people."""
     if isinstance(error, ServiceError):
@@ -59,6 +64,8 @@ async def answer_failure(interaction: discord.Interaction[Any], error: Exception
         text = t("error.missing_permissions", lang, perms=perms)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("error.not_here", lang)
+    elif isinstance(error, UnknownComponent):
+        text = t("error.invalid_button", lang)
     elif isinstance(error, discord.HTTPException):
         log.error("Discord refused an answer", exc_info=error)
         return

@@ -15,10 +15,11 @@ from typing import Any
 import discord
 
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
-from bot.discord_app.failures import answer_failure
+from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
 from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_message
 from bot.discord_app.views import (
+    CUSTOM_ID_PREFIX,
     BackButton,
     BidButton,
     CardButton,
@@ -30,6 +31,7 @@ from bot.discord_app.views import (
     ShowHandButton,
     TableItem,
     TakeSeatButton,
+    reaches_an_item,
 )
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
@@ -65,6 +67,21 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await rematch_click(app, interaction, item)
     except Exception as error:
         await answer_failure(interaction, error, app.service.tables.get(item.table))
+
+
+async def unknown_click(interaction: discord.Interaction[Any]) -> None:
+    """A click on one of the bot's ids that no button will handle: discord.py drops it without a word (the
+    player would see "This interaction failed"), so it is answered here, privately."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id.startswith(CUSTOM_ID_PREFIX):
+        return  # not the bot's
+    if reaches_an_item(custom_id, data.get("component_type"), interaction.message):
+        return  # handle_click answers it
+    log.info("a click on an id no button handles: %.100r", custom_id)
+    await answer_failure(interaction, UnknownComponent(custom_id))
 
 
 # ------------------------------------------------------------------ lobby

@@ -208,6 +208,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # issue 10: hostile input
     "play.not_a_card": ("“{text}” is not a card: type one like JH or 10S, or pick one from the list.",
                         "“{text}” is geen kaart: typ er een als BH of 10S, of kies er een uit de lijst."),
+    "error.invalid_button": ("This button is no longer valid: use the buttons on the table's latest messages.",
+                             "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de "
+                             "tafel."),
 }
 
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},
