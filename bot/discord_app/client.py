@@ -35,8 +35,10 @@ class KlaverjasBot(commands.Bot):
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
+        # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
+        # in answers may read "@everyone" or a role mention.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=KlaverjasTree)
+                         help_command=None, tree_cls=KlaverjasTree, allowed_mentions=discord.AllowedMentions.none())
         self.store = store
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None

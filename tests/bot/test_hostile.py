@@ -8,12 +8,12 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from harness import GUILD_ID, Harness, Request, User
-from test_discord import ANNA, BERT, CHRIS, play_turn
+from harness import CHANNEL_ID, GUILD_ID, Harness, Request, User
+from test_discord import ANNA, BERT, CHRIS, SEED, hand_message, lobby, play_turn
 from test_scenarios import bot_of, started, thread_of, until
 
 from bot.discord_app.limits import ECHO_LIMIT, MESSAGE_LIMIT, visible
-from bot.tables.model import TableStatus
+from bot.tables.model import Delivery, TableStatus
 from engine.cards import Card
 
 DM_CHANNEL = 940000000000000001
@@ -187,3 +187,58 @@ async def test_a_rate_limited_or_failed_answer_loses_no_card_and_plays_none_twic
         assert table.game.actions.count(legal) == 1
         await until(h, lambda: seat_turn(h, table_id, ANNA) or not table.running, [ANNA])
         assert await play_turn(h, table_id, ANNA) or not table.running
+
+
+# ------------------------------------------------------------------ 4. names that read like mentions
+
+EVERYONE = User(1010, "@everyone")
+ROLE = User(1011, f"<@&{ROLE_ID}>", dm_closed=True)
+
+
+def assert_pings_only(requests: list[Request], allowed: set[int]) -> None:
+    """Every message that was sent or edited says whom it may ping: nobody by role or @everyone, and no user
+    but ``allowed``."""
+    checked = 0
+    for request in requests:
+        if "content" not in request.data:
+            continue
+        mentions = request.data.get("allowed_mentions")
+        assert mentions is not None, request
+        assert mentions.get("parse", []) == [] and not mentions.get("roles"), request
+        assert set(mentions.get("users", [])) <= allowed, request
+        checked += 1
+    assert checked
+
+
+async def test_names_that_read_like_mentions_ping_nobody(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        # Discord refuses threads here (50013) and DMs to the host (50007): the game is played in the channel.
+        h.fake.threads_allowed = False
+        bot_of(h).service.new_seed = lambda: SEED
+        token = await h.command(ROLE, "start", length="1", ai="normal")
+        assert any("cannot send you direct messages" in r for r in h.private_replies(token))
+        table_id = max(bot_of(h).service.tables)
+        table = bot_of(h).service.get(table_id)
+        assert table.seats[table.seat_of(ROLE.id)].delivery is Delivery.THREAD  # type: ignore[index]
+        token = await h.click(EVERYONE, lobby(h), f"kj:l:{table_id}:join")
+        assert any(r.startswith("You sit") for r in h.private_replies(token))
+        seat = table.seat_of(EVERYONE.id)
+        assert seat is not None
+        token = await h.select(BERT, lobby(h), f"kj:seat:{table_id}", [seat.letter])
+        [taken] = h.private_replies(token)
+        assert taken == f"Seat {seat.letter} is taken by @\u200beveryone."
+        await h.click(ROLE, lobby(h), f"kj:l:{table_id}:start")
+        assert table.running and table.thread_id is None
+        # Out of turn: the refusal names the player to act, escaped.
+        await until(h, lambda: seat_turn(h, table_id, ROLE), [EVERYONE, ROLE])
+        hand = hand_message(h, table_id, EVERYONE)
+        token = await h.click(EVERYONE, hand, hand.custom_ids()[0])
+        assert h.private_replies(token) == [f"It is <@\u200b&{ROLE_ID}>'s turn."]
+        # The game goes on: the host plays from the channel (no thread, no DM).
+        version = table.version
+        legal = next(c for c in table.game.legal_actions() if isinstance(c, Card))
+        await h.command(ROLE, "play", CHANNEL_ID, card=legal.notation)
+        assert table.game.actions[version] == legal
+        assert_pings_only(h.fake.requests, {ROLE.id, EVERYONE.id})
+        lobby_request = next(r for r in h.fake.requests if r.content.startswith("🃏"))
+        assert lobby_request.data["allowed_mentions"] == {"parse": []}
