@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.discord_app.announcer import Announcer
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
-from bot.discord_app.handlers import handle_click
+from bot.discord_app.handlers import handle_click, unknown_click
 from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
 from bot.store.sqlite import SqliteStore
@@ -36,8 +36,10 @@ class KlaverjasBot(commands.Bot):
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
+        # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
+        # in answers may read "@everyone" or a role mention.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=KlaverjasTree)
+                         help_command=None, tree_cls=KlaverjasTree, allowed_mentions=discord.AllowedMentions.none())
         self.store = store
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None
@@ -47,7 +49,12 @@ class KlaverjasBot(commands.Bot):
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
-        self.klaverjas = app_commands.Group(name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True)
+        # Tables live in server channels: Discord offers the commands there only, and only as installed in a
+        # server (not as a user app); one that arrives from a DM anyway is refused by KlaverjasTree.
+        self.klaverjas = app_commands.Group(
+            name=_("klaverjas"), description=_("Play Klaverjas"), guild_only=True,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
 
     async def setup_hook(self) -> None:
         # Compile the strong player in the background (in the worker processes, or in a thread), so the
@@ -66,6 +73,10 @@ class KlaverjasBot(commands.Bot):
     async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
         await handle_click(self, interaction, item)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any], /) -> None:
+        """Every interaction, after discord.py dispatched it: answers the clicks no button takes."""
+        await unknown_click(interaction)
 
     async def sync_if_changed(self) -> bool:
         """Sync the command tree only when its payload differs from the last synced one."""

@@ -9,9 +9,11 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.store.sqlite import DEFAULT_PATH
 from bot.tables.service import ServiceConfig
@@ -53,7 +55,7 @@ VARIABLES: tuple[Variable, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class BotConfig:
-    token: str | None
+    token: str | None = field(repr=False)  # a password: never in a repr, a log line or an error message
     db_path: Path = DEFAULT_PATH
     dev_guild: int | None = None  # sync commands to this guild only: instant, for development
     log_level: str = "INFO"
@@ -66,6 +68,41 @@ class BotConfig:
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time,
                              lobby_timeout=self.lobby_timeout)
+
+
+HIDDEN = "[token hidden]"
+# What a bot token looks like (base64 user id, timestamp, HMAC), for one pasted where it does not belong.
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{25,}")
+SECRET_LENGTH = 8  # a shorter "token" is no secret (Discord refuses it), and hiding it would garble the text
+
+_plain_records = logging.getLogRecordFactory()
+
+
+def redact(text: str, token: str | None) -> str:
+    """``text`` without the token, nor anything shaped like a token."""
+    if token and len(token) >= SECRET_LENGTH:
+        text = text.replace(token, HIDDEN)
+    return TOKEN_SHAPE.sub(HIDDEN, text)
+
+
+def hide_token_in_logs(token: str | None) -> None:
+    """From now on every log record, from any logger and for any handler, is made without the token: its
+    message, and its traceback (an exception's text may quote a request that carried it)."""
+
+    def record_without_token(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = _plain_records(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            return record  # a malformed call: logging reports it when the record is written
+        record.msg, record.args = redact(message, token), None
+        if record.exc_info:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info), token)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info, token)
+        return record
+
+    logging.setLogRecordFactory(record_without_token)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -119,6 +156,14 @@ def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path
     merged: dict[str, str] = dict(read_dotenv(dotenv)) if dotenv is not None else {}
     merged.update(os.environ if env is None else env)
     token = merged.get("DISCORD_TOKEN", "").strip() or None
+    try:
+        return _config_from(merged, token)
+    except ConfigError as error:
+        # A message quotes the bad value, which may be the token pasted into the wrong variable.
+        raise ConfigError(redact(str(error), token)) from None
+
+
+def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
     guild_raw = merged.get("KLAVERJAS_DEV_GUILD", "").strip()
     if guild_raw and not guild_raw.isdigit():
         raise ConfigError(f"KLAVERJAS_DEV_GUILD must be a server id (a number), not {guild_raw!r}")

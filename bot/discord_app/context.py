@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord_app.announcer import Announcer
+from bot.discord_app.limits import fit
 from bot.store.sqlite import SqliteStore
 from bot.tables.service import TableService
 from bot.tables.thinking import Thinker
@@ -37,8 +38,9 @@ def user_lang(interaction: discord.Interaction[Any]) -> Language:
 
 
 async def reply(interaction: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
-    """A private answer, whether or not the interaction was answered already."""
+    """A private answer, whether or not the interaction was answered already; within Discord's limits."""
+    kwargs = fit({"content": content, **kwargs})
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **kwargs)
+        await interaction.followup.send(ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        await interaction.response.send_message(ephemeral=True, **kwargs)

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_app.context import reply, user_lang
+from bot.discord_app.limits import ECHO_LIMIT, tame
 from bot.discord_app.messages import names_of
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table
@@ -24,11 +25,22 @@ from engine.errors import ErrorCode, IllegalActionError, KlaverjasError
 
 log = logging.getLogger(__name__)
 
+PARAM_LIMIT = 200  # characters of a name or a reason inside a refusal: enough for any the game makes
+
+
+class UnknownComponent(Exception):
+    """A click on a button or menu the bot cannot handle: an id it did not make, spelled another way than it
+    writes ids, or not on the clicked message."""
+
 
 def refusal(error: ServiceError | KlaverjasError, lang: Language, table: Table | None = None) -> str:
     """Why the request was refused, for the one who asked; ``table`` (when known) names the people."""
     if isinstance(error, ServiceError):
-        params = dict(error.params)
+        # Strings in a refusal may be a user's: what they typed ("text", shown back briefly), a display name,
+        # or an engine reason that quotes their input.
+        params: dict[str, Any] = {
+            key: tame(value, ECHO_LIMIT if key == "text" else PARAM_LIMIT) if isinstance(value, str) else value
+            for key, value in error.params.items()}
         if error.code is ServiceErrorCode.NOT_HOST and table is not None:
             params.setdefault("host", f"<@{table.host_id}>")
         if isinstance(params.get("seat"), Seat):
@@ -37,9 +49,9 @@ def refusal(error: ServiceError | KlaverjasError, lang: Language, table: Table |
     if isinstance(error, IllegalActionError):
         extra: dict[str, str] = {}
         if error.code is ErrorCode.NOT_YOUR_TURN and table is not None and "seat" in error.params:
-            extra["name"] = names_of(table)[Seat.parse(error.params["seat"])]
+            extra["name"] = tame(names_of(table)[Seat.parse(error.params["seat"])], PARAM_LIMIT)
         return illegal_text(error, lang, **extra)
-    return t("error.illegal", lang, reason=str(error))
+    return t("error.illegal", lang, reason=tame(str(error), PARAM_LIMIT))
 
 
 async def answer_failure(interaction: discord.Interaction[Any], error: Exception, table: Table | None = None) -> None:
@@ -52,6 +64,8 @@ async def answer_failure(interaction: discord.Interaction[Any], error: Exception
         text = t("error.missing_permissions", lang, perms=perms)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("error.not_here", lang)
+    elif isinstance(error, UnknownComponent):
+        text = t("error.invalid_button", lang)
     elif isinstance(error, discord.HTTPException):
         log.error("Discord refused an answer", exc_info=error)
         return
@@ -65,6 +79,19 @@ async def answer_failure(interaction: discord.Interaction[Any], error: Exception
 
 
 class KlaverjasTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Commands work in servers only. Discord keeps them out of DMs (the group's contexts); one that
+        arrives from a DM anyway is refused here, before it can touch a table or a preference."""
+        if interaction.guild_id is not None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            try:
+                await interaction.response.autocomplete([])
+            except discord.HTTPException:
+                log.info("could not answer an autocomplete from a DM")
+            return False
+        raise app_commands.NoPrivateMessage()
+
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
         # A command that raised arrives wrapped; the refusals are the command's own exceptions.
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error

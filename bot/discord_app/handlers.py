@@ -15,9 +15,11 @@ from typing import Any
 import discord
 
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
-from bot.discord_app.failures import answer_failure
-from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_text, lobby_view
+from bot.discord_app.failures import UnknownComponent, answer_failure
+from bot.discord_app.limits import fit
+from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_message
 from bot.discord_app.views import (
+    CUSTOM_ID_PREFIX,
     BackButton,
     BidButton,
     CardButton,
@@ -30,6 +32,7 @@ from bot.discord_app.views import (
     ShowHandButton,
     TableItem,
     TakeSeatButton,
+    reaches_an_item,
 )
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
@@ -70,15 +73,30 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
         await answer_failure(interaction, error, app.service.tables.get(item.table))
 
 
+async def unknown_click(interaction: discord.Interaction[Any]) -> None:
+    """A click on one of the bot's ids that no button will handle: discord.py drops it without a word (the
+    player would see "This interaction failed"), so it is answered here, privately."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id.startswith(CUSTOM_ID_PREFIX):
+        return  # not the bot's
+    if reaches_an_item(custom_id, data.get("component_type"), interaction.message):
+        return  # handle_click answers it
+    log.info("a click on an id no button handles: %.100r", custom_id)
+    await answer_failure(interaction, UnknownComponent(custom_id))
+
+
 # ------------------------------------------------------------------ lobby
 
 
 async def edit_lobby(interaction: discord.Interaction[Any], table: Table, answer: str) -> None:
     """The clicked lobby message shows the seats as they are now; the clicker gets ``answer`` privately."""
-    view = lobby_view(table)
-    await interaction.response.edit_message(content=lobby_text(table), view=view)
-    view.stop()
-    await interaction.followup.send(answer, ephemeral=True)
+    payload = lobby_message(table)
+    await interaction.response.edit_message(**payload.edit_kwargs())
+    payload.stop()
+    await reply(interaction, answer)
 
 
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
@@ -143,7 +161,7 @@ async def dm_notice(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     where = f" in {interaction.guild.name}" if interaction.guild is not None and interaction.guild.name else ""
     try:
         dm = await interaction.user.create_dm()
-        await dm.send(t("dm.welcome", lang, table=table.id, where=where))
+        await dm.send(**fit({"content": t("dm.welcome", lang, table=table.id, where=where)}))
         table.seats[seat].dm_channel_id = dm.id
         await app.service.save_discord(table)
     except discord.Forbidden as error:

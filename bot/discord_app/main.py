@@ -13,7 +13,7 @@ import socket
 import sqlite3
 import sys
 
-from bot.discord_app.config import BotConfig, ConfigError, load_config
+from bot.discord_app.config import BotConfig, ConfigError, hide_token_in_logs, load_config, redact
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +47,15 @@ def run_bot() -> int:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_CONFIG
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    hide_token_in_logs(config.token)
     try:
         return asyncio.run(_run(config))
     except KeyboardInterrupt:
         return 0
+    except Exception:
+        # Unforeseen: the traceback goes through the log, whose records never carry the token.
+        log.exception("klaverjas bot: stopped by an unexpected error")
+        return EXIT_FAILED
 
 
 async def _run(config: BotConfig) -> int:
@@ -85,22 +90,25 @@ async def _run(config: BotConfig) -> int:
         return EXIT_FAILED
     except discord.ConnectionClosed as error:
         # 4004 is the gateway's "authentication failed": the token was refused after the REST login.
+        reason = f": {redact(error.reason, config.token)}" if error.reason else ""
         print(REJECTED_TOKEN if error.code == 4004 else f"klaverjas bot: Discord closed the connection "
-              f"(code {error.code}{': ' + error.reason if error.reason else ''}).", file=sys.stderr)
+              f"(code {error.code}{reason}).", file=sys.stderr)
         return EXIT_FAILED
     except (aiohttp.ClientError, TimeoutError, discord.GatewayNotFound, discord.DiscordServerError) as error:
-        print(f"klaverjas bot: cannot reach Discord: {unreachable_reason(error)}. Check the internet connection "
-              "(and any proxy or firewall), then start the bot again.", file=sys.stderr)
+        print(f"klaverjas bot: cannot reach Discord: {redact(unreachable_reason(error), config.token)}. Check the "
+              "internet connection (and any proxy or firewall), then start the bot again.", file=sys.stderr)
         return EXIT_FAILED
     except discord.Forbidden as error:
         # At start the one request that can be refused is the command sync to KLAVERJAS_DEV_GUILD.
         where = f"server {config.dev_guild} (KLAVERJAS_DEV_GUILD)" if config.dev_guild else "Discord"
-        print(f"klaverjas bot: {where} refused a request ({error.text or error.status}): invite the bot there "
-              "with the scopes bot and applications.commands, or unset KLAVERJAS_DEV_GUILD.", file=sys.stderr)
+        print(f"klaverjas bot: {where} refused a request ({redact(error.text, config.token) or error.status}): "
+              "invite the bot there with the scopes bot and applications.commands, or unset KLAVERJAS_DEV_GUILD.",
+              file=sys.stderr)
         return EXIT_FAILED
     except discord.HTTPException as error:
-        print(f"klaverjas bot: Discord refused a request at start ({error.status}: {error.text or 'no reason'}); "
-              "try again in a while.", file=sys.stderr)
+        print(f"klaverjas bot: Discord refused a request at start "
+              f"({error.status}: {redact(error.text, config.token) or 'no reason'}); try again in a while.",
+              file=sys.stderr)
         return EXIT_FAILED
     return 0
 

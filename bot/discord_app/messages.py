@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_app.limits import fit
 from bot.discord_app.views import (
     BackButton,
     BidButton,
@@ -80,14 +81,14 @@ class Payload:
             kwargs["view"] = self.view
         if self.image is not None:
             kwargs["files"] = [self._file()]
-        return kwargs
+        return fit(kwargs)
 
     def edit_kwargs(self) -> dict[str, Any]:
         """For ``edit``: the text and the buttons (None takes them away), and the image when there is one."""
         kwargs: dict[str, Any] = {"content": self.content, "view": self.view}
         if self.image is not None:
             kwargs["attachments"] = [self._file()]
-        return kwargs
+        return fit(kwargs)
 
     def stop(self) -> None:
         """Once sent: the DynamicItems dispatch the clicks, so the view need not stay in memory."""

@@ -2,7 +2,7 @@
 state version), so it keeps working after a restart. A click is handed to the bot object
 (``interaction.client.on_click``); no rule of the game is decided here.
 
-Custom ids (all far below Discord's 100 characters):
+Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`` for their numbers):
 ``kj:l:<table>:<join|leave|ai|start>``, ``kj:b:<table>:<version>:<call>``, ``kj:c:<table>:<version>:<card>``,
 ``kj:r:<table>:<version>`` (Roem!), ``kj:nr:<table>:<version>`` (No roem, after the last trick),
 ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
@@ -23,6 +23,14 @@ from bot.texts.catalog import t
 from bot.texts.language import Language
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
+
+CUSTOM_ID_PREFIX = "kj:"
+CUSTOM_ID_LIMIT = 100  # Discord's maximum length of a custom id
+# Numbers in custom ids are written one way only, as the bot writes them: ASCII digits (``\d`` would take
+# Arabic-Indic and other digits, which int() reads), no leading zeros, and within sane bounds. A click with
+# any other spelling matches no template and is answered as an invalid button (``handlers.unknown_click``).
+TABLE = r"(?P<table>[1-9][0-9]{0,11})"  # table ids count from 1
+VERSION = r"(?P<version>0|[1-9][0-9]{0,5})"  # actions in one match: a few hundred
 
 
 class LobbyOp(StrEnum):
@@ -49,7 +57,7 @@ async def clicked(interaction: discord.Interaction[Any], item: TableItem) -> Non
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"kj:l:(?P<table>\d+):(?P<op>join|leave|ai|start)"):
+                  template=rf"kj:l:{TABLE}:(?P<op>join|leave|ai|start)"):
     def __init__(self, table: int, op: LobbyOp, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t(LOBBY_LABELS[op], lang),
                                            style=LOBBY_STYLES.get(op, discord.ButtonStyle.secondary),
@@ -67,7 +75,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"kj:b:(?P<table>\d+):(?P<version>\d+):(?P<call>pass|play|[CDHS])"):
+                template=rf"kj:b:{TABLE}:{VERSION}:(?P<call>pass|play|[CDHS])"):
     def __init__(self, table: int, version: int, call: Call, lang: Language = Language.EN) -> None:
         if call is Call.PASS:
             label, style = t("button.pass", lang), discord.ButtonStyle.secondary
@@ -92,7 +100,7 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"kj:c:(?P<table>\d+):(?P<version>\d+):(?P<card>[789TJQKA][CDHS])"):
+                 template=rf"kj:c:{TABLE}:{VERSION}:(?P<card>[789TJQKA][CDHS])"):
     def __init__(self, table: int, version: int, card: Card, number: int = 0, enabled: bool = True) -> None:
         label = f"{number} · {card.symbol}" if number else card.symbol
         super().__init__(discord.ui.Button(label=label, disabled=not enabled,
@@ -112,7 +120,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await clicked(interaction, self)
 
 
-class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r:(?P<table>\d+):(?P<version>\d+)"):
+class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:r:{TABLE}:{VERSION}"):
     def __init__(self, table: int, version: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.roem", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:r:{table}:{version}"))
@@ -129,7 +137,7 @@ class RoemButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:r
 
 
 class DeclineButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"kj:nr:(?P<table>\d+):(?P<version>\d+)"):
+                    template=rf"kj:nr:{TABLE}:{VERSION}"):
     """No roem: after the last trick, the seat the engine asks lets its claim go and the hand settles."""
 
     def __init__(self, table: int, version: int, lang: Language = Language.EN) -> None:
@@ -147,7 +155,7 @@ class DeclineButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await clicked(interaction, self)
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:back:(?P<table>\d+)"):
+class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:back:{TABLE}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.back", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:back:{table}"))
@@ -162,7 +170,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:b
         await clicked(interaction, self)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:h:(?P<table>\d+)"):
+class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:h:{TABLE}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.show_hand", lang), style=discord.ButtonStyle.primary,
                                            custom_id=f"kj:h:{table}"))
@@ -177,7 +185,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         await clicked(interaction, self)
 
 
-class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:seat:(?P<table>\d+)"):
+class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"kj:seat:{TABLE}"):
     """The lobby's seat menu: one option per seat, saying who sits there."""
 
     def __init__(self, table: int, options: Sequence[discord.SelectOption] = (),
@@ -197,13 +205,13 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"kj:s
     def seat(self) -> Seat | None:
         """The seat chosen in this click."""
         values = self.item.values
-        return Seat.parse(values[0]) if values and values[0] in "NESW" else None
+        return Seat.parse(values[0]) if len(values) == 1 and values[0] in {s.letter for s in SEATS} else None
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await clicked(interaction, self)
 
 
-class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:take:(?P<table>\d+)"):
+class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:take:{TABLE}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.take_seat", lang), style=discord.ButtonStyle.secondary,
                                            custom_id=f"kj:take:{table}"))
@@ -218,7 +226,7 @@ class TakeSeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         await clicked(interaction, self)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"kj:rm:(?P<table>\d+)"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:rm:{TABLE}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.rematch", lang), style=discord.ButtonStyle.success,
                                            custom_id=f"kj:rm:{table}"))
@@ -238,6 +246,27 @@ TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton |
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
     TakeSeatButton, RematchButton)
+
+
+def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:
+    """The button or menu whose template ``custom_id`` matches in full, as discord.py matches them; None
+    for an id the bot does not write (the templates' bounded numbers keep every match short of 100
+    characters)."""
+    for item in DYNAMIC_ITEMS:
+        if item.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return item
+    return None
+
+
+def reaches_an_item(custom_id: str, component_type: object, message: discord.Message | None) -> bool:
+    """Whether discord.py hands this click to one of the items above: only when the id matches a template
+    and the clicked message carries a component of that type with that id. Any other click it drops."""
+    if item_class(custom_id) is None or message is None:
+        return False
+    components: list[Any] = []
+    for component in message.components:
+        components.extend(getattr(component, "children", [component]))
+    return any(getattr(c, "custom_id", None) == custom_id and c.type.value == component_type for c in components)
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]], per_row: int = 5) -> discord.ui.View:

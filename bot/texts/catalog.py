@@ -257,6 +257,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lobby.expired": ("Nobody started this table in time, so it closed. Open a new one with /klaverjas start.",
                       "Niemand heeft deze tafel op tijd gestart, dus hij is gesloten. Open een nieuwe met "
                       "/klaverjas start."),
+    # issue 10: hostile input
+    "play.not_a_card": ("“{text}” is not a card: type one like JH or 10S, or pick one from the list.",
+                        "“{text}” is geen kaart: typ er een als BH of 10S, of kies er een uit de lijst."),
+    "error.invalid_button": ("This button is no longer valid: use the buttons on the table's latest messages.",
+                             "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de "
+                             "tafel."),
 }
 
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,20 @@ class FakeDiscord:
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     threads: list[int] = field(default_factory=list)
     threads_allowed: bool = True
+    # One-shot failures: the next request a predicate accepts is refused the way Discord refuses it.
+    failures: list[tuple[Callable[[Request], bool], discord.HTTPException]] = field(default_factory=list)
+
+    def fail_next(self, predicate: Callable[[Request], bool], status: int, code: int = 0,
+                  message: str = "failed") -> None:
+        """The next request matching ``predicate`` fails with ``status`` and Discord's error ``code``:
+        429 (after discord.py's own retries), 5xx, 10062, 10008, 50007, 50013..."""
+        self.failures.append((predicate, discord_error(status, code, message)))
+
+    def _refuse_if_asked(self, request: Request) -> None:
+        for index, (predicate, error) in enumerate(self.failures):
+            if predicate(request):
+                del self.failures[index]
+                raise error
 
     # ------------------------------------------------------------ recording
 
@@ -167,6 +181,7 @@ class FakeDiscord:
     async def rest(self, route: Any, **kwargs: Any) -> Any:
         body, files = self._body(kwargs)
         self.requests.append(Request(route.method, route.path, route.url, body, files, "rest"))
+        self._refuse_if_asked(self.requests[-1])
         method, path = route.method, route.path
         params = _route_params(route)
         if method == "POST" and path == "/users/@me/channels":
@@ -195,6 +210,10 @@ class FakeDiscord:
                     "name": (body or {}).get("name", ""), "owner_id": str(BOT_USER_ID),
                     "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                         "archive_timestamp": TIMESTAMP, "locked": False}}
+        if method == "PUT" and path.startswith("/applications/") and path.endswith("/commands"):
+            # The command sync: Discord answers with the commands as it registered them.
+            return [{**command, "id": str(next_id()), "application_id": str(APP_ID), "version": "1"}
+                    for command in body or []]
         if path.startswith("/applications/"):
             return body or []
         raise AssertionError(f"the fake Discord does not know {method} {path}")
@@ -204,6 +223,7 @@ class FakeDiscord:
     async def webhook(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
         body, files = self._body(kwargs)
         self.requests.append(Request(route.method, route.path, route.url, body, files, "webhook"))
+        self._refuse_if_asked(self.requests[-1])
         method, path = route.method, route.path
         token = route.webhook_token
         body = body or {}
@@ -277,6 +297,14 @@ class _Response:
 def _error(kind: type[discord.HTTPException], status: int, code: int, message: str) -> discord.HTTPException:
     # Exactly how discord.py raises it: a response with status/reason and the JSON error body.
     return kind(_Response(status, message), {"code": code, "message": message})  # type: ignore[arg-type]
+
+
+def discord_error(status: int, code: int = 0, message: str = "failed") -> discord.HTTPException:
+    """The exception discord.py raises for this answer of Discord's."""
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    if status >= 500:
+        kind = discord.DiscordServerError
+    return _error(kind, status, code, message)
 
 
 class Harness:
@@ -354,8 +382,9 @@ class Harness:
         return payload
 
     async def command(self, user: User, sub: str, channel_id: int = CHANNEL_ID, *,
-                      permissions: str = MEMBER_PERMISSIONS, **options: Any) -> str:
-        payload = self._base(user, channel_id, channel_type=11 if channel_id != CHANNEL_ID else 0,
+                      permissions: str = MEMBER_PERMISSIONS, dm: bool = False, **options: Any) -> str:
+        """A slash subcommand; ``dm``: typed in a direct message with the bot (``user`` and no guild)."""
+        payload = self._base(user, channel_id, dm=dm, channel_type=11 if channel_id != CHANNEL_ID else 0,
                              permissions=permissions)
         opts = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in options.items()]
         payload.update(type=2, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1,
@@ -363,8 +392,9 @@ class Harness:
         await self.feed(payload)
         return str(payload["token"])
 
-    async def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int) -> list[Any]:
-        payload = self._base(user, channel_id, channel_type=11 if channel_id != CHANNEL_ID else 0)
+    async def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int, *,
+                           dm: bool = False) -> list[Any]:
+        payload = self._base(user, channel_id, dm=dm, channel_type=11 if channel_id != CHANNEL_ID else 0)
         payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": [
             {"name": sub, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]})
         await self.feed(payload)

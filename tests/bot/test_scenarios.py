@@ -164,7 +164,8 @@ async def test_play_command_autocomplete_hint_score_rules_in_dutch(tmp_path: Pat
             assert any(r.startswith("Je moet") for r in h.private_replies(token)), h.private_replies(token)
             assert table.version == version
         token = await h.command(CHRIS, "play", channel_id=thread, card="xx")
-        assert h.private_replies(token) == ["Geen toegestane kaart past bij 'xx'."]
+        assert h.private_replies(token) == [
+            "“xx” is geen kaart: typ er een als BH of 10S, of kies er een uit de lijst."]
         # A legal card, typed the Dutch way (B = boer, V = vrouw, H = heer; K = klaveren, R = ruiten).
         card = legal[0]
         dutch = {"J": "B", "Q": "V", "K": "H"}.get(card.notation[0], card.notation[0]) + \

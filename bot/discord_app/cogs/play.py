@@ -13,6 +13,7 @@ from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
 from bot.discord_app.handlers import send_hand_ephemeral
+from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
 from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
@@ -56,13 +57,14 @@ class Play(KlaverjasCog):
         service = self.bot.service
         lang = user_lang(interaction)
         table = service.find_user_table(interaction.user.id, interaction.channel_id)
-        chosen = parse_card_text(card)
+        typed = visible(card)  # a zero-width or right-to-left mark in "JH" is still JH
+        chosen = parse_card_text(typed)
         if chosen is None:
-            await reply(interaction, t("play.no_match", lang, text=card))
+            await reply(interaction, t("play.not_a_card", lang, text=tame(typed)))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await service.act(table.id, interaction.user.id, chosen)
-        await interaction.followup.send(t("played", lang, card=card_label(chosen, lang)), ephemeral=True)
+        await reply(interaction, t("played", lang, card=card_label(chosen, lang)))
 
     @play.autocomplete("card")
     async def card_autocomplete(self, interaction: discord.Interaction[Any],
@@ -92,7 +94,7 @@ class Play(KlaverjasCog):
         view = service.hint_view(table.id, interaction.user.id)  # your turn, not too often
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The strong player thinks for a while: in the AI workers, never on the event loop.
-        await interaction.followup.send(await self.bot.thinker.hint(view, user_lang(interaction)), ephemeral=True)
+        await reply(interaction, await self.bot.thinker.hint(view, user_lang(interaction)))
 
     @app_commands.command(name=_("score"), description=_("Show the score sheet"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
