@@ -163,7 +163,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "settings.saved": ("Server defaults saved.", "Standaardinstellingen van de server opgeslagen."),
     "played": ("Played {card}.", "{card} gespeeld."),
     "ok": ("Done.", "Klaar."),
-    "play.no_match": ("No legal card matches {text!r}.", "Geen toegestane kaart past bij {text!r}."),
     # errors from the service (bot.tables.errors.ServiceErrorCode)
     "error.no_table": ("That table no longer exists.", "Die tafel bestaat niet meer."),
     "error.not_lobby": ("This table has already started.", "Deze tafel is al begonnen."),
