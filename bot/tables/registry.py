@@ -2,10 +2,16 @@
 
 Commands (``bot.tables.service``) and the driver (``bot.tables.driver``) both change tables through
 here; ``apply`` is the one way an action reaches a game.
+
+Subscribers hear of a change while the table's lock is still held, so they hear of a table's changes in
+the order they happened. They must only take note and return (the Discord announcer queues its messages
+and sends them from its own task): a subscriber that waited here on a slow front end would freeze the
+table's clicks, timers, stop and leave. Everything slow happens after the lock is released.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Protocol
@@ -19,6 +25,8 @@ from engine.game import Game
 from engine.settings import Rules
 
 log = logging.getLogger(__name__)
+
+SLOW_SUBSCRIBER = 0.1  # seconds: a subscriber taking longer is doing work it should queue
 
 
 class Store(Protocol):
@@ -42,16 +50,25 @@ class TableRegistry:
         self.tables: dict[int, Table] = {}
         self._subscribers: list[Subscriber] = []
         self._next_id = 1
+        # The store has one connection and writes BEGIN/COMMIT itself: its transactions must not interleave
+        # (saves come from the announcer outside the table locks, and from several tables at once).
+        self._writing = asyncio.Lock()
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
     async def emit(self, event: ServiceEvent) -> None:
+        """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring)."""
+        loop = asyncio.get_running_loop()
         for subscriber in list(self._subscribers):
+            started = loop.time()
             try:
                 await subscriber(event)
             except Exception:  # a front end's failure must not undo or stop the game
                 log.exception("subscriber failed on %s", type(event).__name__)
+            if loop.time() - started > SLOW_SUBSCRIBER:
+                log.warning("a subscriber held table %s for %.2f s on %s", event.table.id, loop.time() - started,
+                            type(event).__name__)
 
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -62,7 +79,8 @@ class TableRegistry:
     async def register(self, table: Table) -> None:
         """Give a new table its id (the store's, when there is one) and keep it."""
         if self.store is not None:
-            table.id = await self.store.create_table(table)
+            async with self._writing:
+                table.id = await self.store.create_table(table)
         else:
             table.id = self._next_id
         self.add(table)
@@ -73,17 +91,19 @@ class TableRegistry:
 
     async def save(self, table: Table) -> None:
         if self.store is not None:
-            await self.store.save_table(table)
+            async with self._writing:
+                await self.store.save_table(table)
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
                     user_id: int | None) -> GameProgress:
-        """Apply to the engine, store, then announce. The caller holds the table's lock."""
+        """Apply to the engine, store, then tell the subscribers. The caller holds the table's lock."""
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
         seq = len(game.actions) - 1
         if self.store is not None:
             try:
-                await self.store.append_action(table, seq, action, seat, actor, user_id)
+                async with self._writing:
+                    await self.store.append_action(table, seq, action, seat, actor, user_id)
             except BaseException:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])
