@@ -205,6 +205,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.claim_late": ("Roem can only be claimed right after the trick, before the next card.",
                          "Roem meld je direct na de slag, voor de volgende kaart."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
+    # issue 10: delivery
+    "dm.undelivered": ("{mention}, your cards could not be delivered by direct message: press Show my hand to see "
+                       "them here, privately. /klaverjas hand delivery:dm tries direct messages again.",
+                       "{mention}, je kaarten konden niet als privébericht worden bezorgd: druk op Toon mijn hand "
+                       "om ze hier privé te zien. Met /klaverjas hand delivery:dm probeer je privéberichten "
+                       "opnieuw."),
 }
 
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},
