@@ -127,6 +127,7 @@ class FakeDiscord:
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     threads: list[int] = field(default_factory=list)
     threads_allowed: bool = True
+    held: set[asyncio.Task[Any]] = field(default_factory=set)  # tasks whose request a test holds (a slow Discord)
 
     # ------------------------------------------------------------ recording
 
@@ -400,20 +401,26 @@ class Harness:
         assert self.bot is not None
         before = before or set()
         current = asyncio.current_task()
-        for _ in range(2000):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        while loop.time() < deadline:
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() - before
-                       if t is not current and not t.done() and not t.get_name().startswith("table-")]
+            pending = self._busy(before, current)
             if pending:
-                await asyncio.wait(pending, timeout=30)
+                await asyncio.wait(pending, timeout=0.05)  # short: a task may start waiting on a held request
                 continue
             await self.bot.service.idle()
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() - before
-                       if t is not current and not t.done() and not t.get_name().startswith("table-")]
+            pending = self._busy(before, current)
             if not pending and not any(t.lock.locked() for t in self.bot.service.tables.values()):
                 return
         raise TimeoutError("the bot did not settle")
+
+    def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
+        """Tasks still working: not the tables' drivers (they wait for turns), not requests a test holds."""
+        return [t for t in asyncio.all_tasks() - before
+                if t is not current and not t.done() and not t.get_name().startswith("table-")
+                and t not in self.fake.held]
 
     def responses_to(self, token: str) -> list[Request]:
         return [r for r in self.fake.requests if r.via == "webhook" and token in r.url]
