@@ -21,6 +21,7 @@ import discord
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord_app.client import KlaverjasBot
+from bot.discord_app.outbox import DeliveryConfig
 from bot.store.sqlite import SqliteStore
 from bot.tables.service import ServiceConfig
 
@@ -284,17 +285,20 @@ class Harness:
     """One bot "process": a client on a database file, talking to a shared FakeDiscord."""
 
     def __init__(self, db: Path, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
-                 ai_workers: int = 0) -> None:
+                 ai_workers: int = 0, delivery: DeliveryConfig | None = None) -> None:
         self.db = db
         self.ai_workers = ai_workers
         self.fake = fake or FakeDiscord()
         self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
+        # Retries without real waiting: a test never sleeps beyond milliseconds.
+        self.delivery = delivery or DeliveryConfig(request_timeout=5.0, backoff=(0.001,), max_retry_after=0.05)
         self.bot: KlaverjasBot | None = None
         self._patches: list[Any] = []
 
     async def __aenter__(self) -> Harness:
         store = await SqliteStore(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers)
+        bot.announcer.outbox.config = self.delivery
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         state = bot._connection
@@ -318,6 +322,7 @@ class Harness:
     async def __aexit__(self, *exc: object) -> None:
         assert self.bot is not None
         await self.bot.service.close()
+        await self.bot.announcer.close()
         self.bot.thinker.close()
         for patch in reversed(self._patches):
             patch.stop()
