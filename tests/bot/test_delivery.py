@@ -228,6 +228,22 @@ async def test_a_stall_keeps_the_order_of_posts_and_coalesces_edits(tmp_path: Pa
     assert stalled.edits < plain.edits - 5, (stalled.edits, plain.edits)
 
 
+async def test_stop_goes_through_while_discord_stalls_and_its_messages_follow(tmp_path: Path) -> None:
+    fake = FaultyDiscord()
+    async with Harness(tmp_path / "k.sqlite3", fake, delivery=FAST) as h:
+        table_id = await started(h, ANNA, [])
+        table = table_of(h, table_id)
+        thread = thread_of(h, table_id)
+        fault = fake.hold(lambda r: f"/channels/{thread}/" in r.url, times=None)
+        await act_for(h, table, [ANNA], lambda: fault.hits >= 1)
+        token = await h.command(ANNA, "stop", channel_id=thread)
+        assert table.status is TableStatus.STOPPED and h.responses_to(token) and fake.held
+        fault.release.set()
+        await h.settle()
+        assert fake.in_channel(thread)[-1].content == "The table was stopped."
+        assert bot_of(h).announcer.outbox.tables == set()
+
+
 async def test_a_request_that_never_answers_is_given_up_and_tried_again(tmp_path: Path) -> None:
     fake = FaultyDiscord()
     async with Harness(tmp_path / "k.sqlite3", fake, delivery=DeliveryConfig(request_timeout=0.05,
