@@ -1,4 +1,4 @@
-"""Actions that drive a game: chance (Deal, TurnUp), calls, cards and roem claims."""
+"""Actions that drive a game: chance (Deal, TurnUp), calls, cards, and roem claims or declines."""
 
 from __future__ import annotations
 
@@ -77,17 +77,30 @@ class TurnUp:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """roem: declared: ``seat`` claims the roem of the trick just completed."""
+    """roem: declared: ``seat`` claims the roem of the trick just completed for its team.
+
+    Any seat may claim while the trick's claim window is open, in its turn or not; in the claim phase
+    after the last trick it is also one of the two choices of the seat to act.
+    """
 
     seat: Seat
 
+    def __str__(self) -> str:
+        return "claim"
 
-Action = Card | Call | Deal | TurnUp | Claim
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """roem: declared, the claim phase after the last trick: ``seat``, the seat to act, does not claim,
+    and its team's claim window closes. Not written in records: replaying a complete hand closes the
+    window after the claims it lists."""
+
+    seat: Seat
+
+    def __str__(self) -> str:
+        return "decline"
 
 
-def parse_action(text: str) -> Card | Call:
-    """A card (``JH``, ``10S``) or a call (``pass``, ``play``, ``H``) from a player's text."""
-    raw = text.strip()
-    if len(raw) == 1 or raw.lower() in ("pass", "play"):
-        return Call.parse(raw)
-    return Card.parse(raw)
+Action = Card | Call | Deal | TurnUp | Claim | Decline
+Choice = Card | Call | Claim | Decline  # what a seat to act may choose: every action but chance's
+

@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     NO_UNDERTRUMP = "no_undertrump"
     CLAIM_AUTO = "claim_auto"
     CLAIM_LATE = "claim_late"
+    CLAIM_DECLINED = "claim_declined"  # the claim phase: the claimer's team declined to claim the last trick
 
 
 class KlaverjasError(ValueError):

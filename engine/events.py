@@ -50,7 +50,8 @@ class CardPlayed:
 
 @dataclass(slots=True)
 class StukScored:
-    """stuk: held: the seat played the second of trump K and Q it was dealt."""
+    """stuk: held: the stuk of ``seat`` counts: it played the second of the trump K and Q it was dealt (roem:
+    auto), or its team claimed the trick in which that card fell (roem: declared; before the RoemClaimed)."""
 
     hand: int
     seat: Seat
@@ -65,11 +66,14 @@ class TrickWon:
     leader: Seat
     cards: tuple[Card, Card, Card, Card]
     winner: Seat
+    winning_card: Card  # the winner's card, the one that took the trick
     team: Team
     points: int  # card points, with the last-trick 10
     roem: int  # roem in the trick (before any claim in declared mode)
     roem_parts: tuple[RoemPart, ...]
-    needs_claim: bool  # declared roem: counts only when the winning team claims it
+    # Declared roem: the trick's roem counts only when the winning team claims it. A held stuk that fell in
+    # the trick needs its holder's team's claim as well: Game.claim_value(team) says what each team is owed.
+    needs_claim: bool
 
 
 @dataclass(slots=True)
@@ -77,7 +81,16 @@ class RoemClaimed:
     hand: int
     trick: int
     seat: Seat
-    points: int  # what the claim scored: 0 for the wrong team or a trick without roem
+    points: int  # what the claim scored (a held stuk included): 0 when nothing was owed to the seat's team
+
+
+@dataclass(slots=True)
+class ClaimDeclined:
+    """The claim phase: ``seat`` did not claim the last trick, and its team's claim window closed."""
+
+    hand: int
+    trick: int
+    seat: Seat
 
 
 @dataclass(slots=True)
@@ -112,4 +125,4 @@ class HandResult:
 
 
 Event = (HandDealt | SuitTurned | BidMade | TrumpChosen | CardPlayed | StukScored | TrickWon | RoemClaimed
-         | HandSettled | MatchOver)
+         | ClaimDeclined | HandSettled | MatchOver)

@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Action, Call, Claim, Deal, TurnUp
+from engine.actions import SUIT_CALLS, Action, Call, Choice, Claim, Deal, Decline, TurnUp
 from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
 from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
 from engine.events import (
     BidMade,
     CardPlayed,
+    ClaimDeclined,
     Event,
     HandDealt,
     HandResult,
@@ -39,6 +40,9 @@ class Phase(StrEnum):
     TURN_UP = "turn"  # draaien: a suit must be turned up before the bidding goes on (the record's "turn")
     BIDDING = "bidding"
     PLAY = "play"
+    # roem: declared, after the last trick, while a team is owed roem for it: the seat to act claims it or
+    # declines; the hand is settled (once) when no team is owed any more
+    CLAIM = "claim"
     OVER = "over"  # the match is finished
 
 
@@ -56,6 +60,10 @@ class Trick:
 
     def seat_of(self, position: int) -> Seat:
         return SEATS[(self.leader + position) & 3]
+
+    @property
+    def winning_card(self) -> Card:
+        return self.cards[(self.winner - self.leader) & 3]
 
     @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
@@ -78,8 +86,12 @@ class HandState:
     trick_cards: list[int] = field(default_factory=list)
     leader: Seat = Seat.N
     tricks: list[Trick] = field(default_factory=list)
-    held_stuk: list[Seat] = field(default_factory=list)
+    held_stuk: list[Seat] = field(default_factory=list)  # stuk: held, seats whose stuk counts (scored)
+    # stuk: held, the holder and the trick in which the second of its K and Q fell (scored at once with
+    # automatic roem; with declared roem only when the holder's team claims that trick)
+    stuk_fell: tuple[Seat, int] | None = None
     claims: list[tuple[int, Seat]] = field(default_factory=list)
+    declined: list[Seat] = field(default_factory=list)  # the claim phase: seats that declined to claim
     result: HandResult | None = None
 
     @property
@@ -141,12 +153,14 @@ class Game:
     def results(self) -> list[HandResult]:
         return [hand.result for hand in self.hands if hand.result is not None]
 
-    def legal_actions(self) -> list[Card] | list[Call]:
-        """The calls or cards the seat to act may choose, sorted; empty for chance phases."""
+    def legal_actions(self) -> list[Choice]:
+        """The calls, cards, or claim and decline the seat to act may choose, sorted; empty for chance phases."""
         if self.phase is Phase.PLAY:
-            return cards_of(self.legal_mask())
+            return list(cards_of(self.legal_mask()))
         if self.phase is Phase.BIDDING:
-            return self._legal_calls()
+            return list(self._legal_calls())
+        if self.phase is Phase.CLAIM and self.to_act is not None:
+            return [Claim(self.to_act), Decline(self.to_act)]
         return []
 
     def legal_mask(self) -> int:
@@ -180,15 +194,56 @@ class Game:
         return [Call.PASS, *SUIT_CALLS]
 
     def can_claim(self) -> bool:
-        """Declared roem: whether a claim for the trick just completed may be made now."""
+        """Declared roem: whether a claim for the trick just completed may be made now (until the next card).
+
+        The last trick's owed roem is claimed in the claim phase, before the hand is settled. A claim for
+        it is still taken after that, until the next deal, and scores nothing (a record may list one: it
+        lists claims, not declines), except from a team that declined, which is refused.
+        """
         hand = self.hand
         return (self._declared and hand is not None and bool(hand.tricks) and not hand.trick_cards
-                and (self.phase in (Phase.PLAY, Phase.DEAL, Phase.OVER)))
+                and self.phase in (Phase.PLAY, Phase.CLAIM, Phase.DEAL, Phase.OVER))
+
+    def claim_value(self, team: Team) -> int:
+        """Declared roem: what a claim by a seat of ``team`` would score now; 0 when nothing is owed to it.
+
+        That is the roem of the trick just completed if ``team`` won it, plus (stuk: held) the stuk if
+        its second card fell in that trick from a seat of ``team``, whoever won the trick. Front ends
+        offer the Roem! button on this, and AI players claim on it (``engine.ai.claims``).
+        """
+        trick_roem, stuk_holder = self._owed(team)
+        return trick_roem + (rulebook.STUK_ROEM if stuk_holder is not None else 0)
+
+    def _owed(self, team: Team) -> tuple[int, Seat | None]:
+        """What a claim by ``team`` would score now: the trick's roem, and the holder of a held stuk it scores."""
+        if not self.can_claim() or self.has_claimed(team):
+            return 0, None
+        hand = self.hands[-1]
+        if self._declined(hand, team):
+            return 0, None
+        trick = hand.tricks[-1]
+        trick_roem = trick.roem if trick.winner.team is team else 0
+        fell = hand.stuk_fell
+        if fell is not None and fell[1] == trick.index and fell[0].team is team:
+            return trick_roem, fell[0]
+        return trick_roem, None
+
+    @staticmethod
+    def _declined(hand: HandState, team: Team) -> bool:
+        return any(seat.team is team for seat in hand.declined)
+
+    def has_claimed(self, team: Team) -> bool:
+        """Declared roem: whether a seat of ``team`` claimed the last trick completed in the current hand."""
+        hand = self.hand
+        if hand is None or not hand.tricks:
+            return False
+        index = hand.tricks[-1].index
+        return any(trick == index and seat.team is team for trick, seat in hand.claims)
 
     # ----------------------------------------------------------------- acting
 
     def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
-        """Apply one action; ``seat``, when given, must be the seat to act (claims: the claimer)."""
+        """Apply one action; ``seat``, when given, must be the seat to act (any seat may claim: a claim names it)."""
         kind = type(action)
         if kind is Card:
             events = self._play(action, seat)  # type: ignore[arg-type]
@@ -200,6 +255,8 @@ class Game:
             events = self._turn_up(action)  # type: ignore[arg-type]
         elif kind is Claim:
             events = self._claim(action)  # type: ignore[arg-type]
+        elif kind is Decline:
+            events = self._decline(action, seat)  # type: ignore[arg-type]
         else:
             raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
         self.actions.append(action)
@@ -229,7 +286,7 @@ class Game:
             return [Suit.C]
         return [suit for suit in SUITS if suit not in hand.turned]
 
-    def _check_seat(self, seat: Seat | None, action: Card | Call) -> Seat:
+    def _check_seat(self, seat: Seat | None, action: Choice) -> Seat:
         to_act = self.to_act
         assert to_act is not None
         if seat is not None and seat is not to_act:
@@ -243,6 +300,7 @@ class Game:
             Phase.TURN_UP: "a suit must be turned first",
             Phase.BIDDING: "the bidding is not finished",
             Phase.PLAY: "the bidding is over; play a card",
+            Phase.CLAIM: "the last trick's roem must be claimed or declined first",
             Phase.OVER: "the match is over",
         }[self.phase]
         return IllegalActionError(f"cannot {what} now: {expected}", seat=seat.letter if seat else None,
@@ -357,16 +415,18 @@ class Game:
         assert trump is not None
         legal = self._legal if self._legal_stamp == len(self.actions) else self.legal_mask()
         if not legal & bit:
-            raise explain_illegal(held, trick, trump, legal, card, player, self._amsterdam)
+            raise explain_illegal(held, trick, trump, legal, card, player)
         hand.hands[player] = held ^ bit
         hand.plays.append(card)
         trick.append(card)
         events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
         if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
-            stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+            stuk = rulebook.stuk_mask(trump)
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
-                hand.held_stuk.append(player)
-                events.append(StukScored(hand.index, player, player.team, 20))
+                hand.stuk_fell = (player, len(hand.tricks))
+                if not self._declared:
+                    hand.held_stuk.append(player)
+                    events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
         if count < 3:
             self.to_act = SEATS[(player + 1) & 3]
             return events
@@ -387,11 +447,40 @@ class Game:
         hand.tricks.append(trick)
         hand.trick_cards = []
         hand.leader = winner
-        events.append(TrickWon(hand.index, index, trick.leader, cards, winner, winner.team, points, roem, parts,
-                               self._declared and roem > 0))
+        events.append(TrickWon(hand.index, index, trick.leader, cards, winner, cards[position], winner.team, points,
+                               roem, parts, self._declared and roem > 0))
         if index < 7:
             self.to_act = winner
             return events
+        asked = self._asked_to_claim(hand) if self._declared else None
+        if asked is not None:
+            # The last trick's claim window closes before the hand is settled, so it is settled once.
+            self.phase = Phase.CLAIM
+            self.to_act = asked
+            return events
+        return self._settle(hand, events)
+
+    def _asked_to_claim(self, hand: HandState) -> Seat | None:
+        """The claim phase: the seat asked next, of a team still owed roem for the last trick (the winners
+        first, who are asked through the trick's winner; the other team can only be owed its held stuk)."""
+        trick = hand.tricks[-1]
+        for team in (trick.winner.team, trick.winner.team.other):
+            roem, stuk_holder = self._owed(team)
+            if team is trick.winner.team and (roem or stuk_holder is not None):
+                return trick.winner
+            if stuk_holder is not None:
+                return stuk_holder
+        return None
+
+    def _after_claim_phase_action(self, hand: HandState) -> list[Event]:
+        """A claim or decline in the claim phase: ask the next team still owed, or close the window and settle."""
+        asked = self._asked_to_claim(hand)
+        if asked is not None:
+            self.to_act = asked
+            return []
+        return self._settle(hand, [])
+
+    def _settle(self, hand: HandState, events: list[Event]) -> list[Event]:
         result = settle_hand(hand, self._declared)
         hand.result = result
         events.append(HandSettled(hand.index, result))
@@ -422,33 +511,42 @@ class Game:
             raise IllegalActionError("roem is counted automatically at this table: there is nothing to claim",
                                      seat=claim.seat.letter, code=ErrorCode.CLAIM_AUTO)
         if not self.can_claim():
-            raise IllegalActionError("roem can only be claimed after a trick, before the next card is played",
+            raise IllegalActionError("roem can only be claimed after a trick, before the next card is played "
+                                     "(the last trick's: before the hand is settled)",
                                      seat=claim.seat.letter, code=ErrorCode.CLAIM_LATE)
         hand = self.hands[-1]
+        if self._declined(hand, claim.seat.team):
+            # Refused, not taken for nothing: replayed from a record (which keeps no declines) it would score.
+            raise IllegalActionError("your team declined to claim the last trick: its claim window is closed",
+                                     seat=claim.seat.letter, code=ErrorCode.CLAIM_DECLINED)
         trick = hand.tricks[-1]
-        already = any(t == trick.index and s.team is trick.winner.team for t, s in hand.claims)
+        trick_roem, stuk_holder = self._owed(claim.seat.team)
         hand.claims.append((trick.index, claim.seat))
-        scored = trick.roem if claim.seat.team is trick.winner.team and not already else 0
-        events: list[Event] = [RoemClaimed(hand.index, trick.index, claim.seat, scored)]
-        if hand.result is not None and scored:
-            # A claim for the last trick arrives after the settlement: settle the hand again.
-            old = hand.result
-            result = settle_hand(hand, self._declared)
-            hand.result = result
-            self.totals[0] += result.score[0] - old.score[0]
-            self.totals[1] += result.score[1] - old.score[1]
-            events.append(HandSettled(hand.index, result))
-            if self._match_finished():
-                events.append(self._end_match())
-            elif self.phase is Phase.OVER:  # the claim took the match back under its end
-                self.phase = Phase.DEAL
-                self.winner = None
+        events: list[Event] = []
+        scored = trick_roem
+        if stuk_holder is not None:
+            hand.held_stuk.append(stuk_holder)
+            events.append(StukScored(hand.index, stuk_holder, stuk_holder.team, rulebook.STUK_ROEM))
+            scored += rulebook.STUK_ROEM
+        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored))
+        # Once the hand is settled every team owed roem has claimed or declined: no claim scores then.
+        assert hand.result is None or not scored
+        if self.phase is Phase.CLAIM:
+            events.extend(self._after_claim_phase_action(hand))
+        return events
+
+    def _decline(self, decline: Decline, seat: Seat | None) -> list[Event]:
+        if self.phase is not Phase.CLAIM:
+            raise self._wrong_phase("decline a claim", decline.seat)
+        self._check_seat(seat, decline)
+        decliner = self._check_seat(decline.seat, decline)
+        hand = self.hands[-1]
+        hand.declined.append(decliner)
+        events: list[Event] = [ClaimDeclined(hand.index, hand.tricks[-1].index, decliner)]
+        events.extend(self._after_claim_phase_action(hand))
         return events
 
     # ----------------------------------------------------------------- derived facts
-
-    def trick_roem_scored(self, hand: HandState, trick: Trick) -> int:
-        return scored_trick_roem(hand, trick, self._declared)
 
     def hand_points_so_far(self, hand: HandState) -> tuple[list[int], list[int]]:
         """Card points and counted roem per team for the tricks played so far."""
@@ -459,7 +557,7 @@ class Game:
             points[team] += trick.points
             roem[team] += scored_trick_roem(hand, trick, self._declared)
         for seat in hand.held_stuk:
-            roem[seat & 1] += 20
+            roem[seat & 1] += rulebook.STUK_ROEM
         return points, roem
 
     def clone(self) -> Game:
@@ -485,7 +583,7 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
         roem[team] += scored_trick_roem(hand, trick, declared)
         tricks_won[team] += 1
     for seat in hand.held_stuk:
-        roem[seat & 1] += 20
+        roem[seat & 1] += rulebook.STUK_ROEM
     pit: Team | None = None
     for team in TEAMS:
         if tricks_won[team] == 8:
@@ -497,9 +595,12 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
                       (roem[0], roem[1]), pit, nat, (ns, ew))
 
 
-def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: Card, seat: Seat,
-                    amsterdam: bool) -> IllegalActionError:
-    """Why ``card`` is not among the legal cards, in the words of rules.md section 4."""
+def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: Card, seat: Seat) -> IllegalActionError:
+    """Why ``card`` is not among the legal cards, in the words of rules.md section 4.
+
+    Read off the legal cards, so it needs no play rules of its own: under amsterdam with the partner
+    heading, a lower trump is refused only beside another suit (a hand of only trumps may play any).
+    """
     led = SUITS[trick[0] >> 3]
     legal_cards = cards_of(legal)
     listing = " ".join(c.notation for c in legal_cards)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.actions import Call, Claim, Deal, TurnUp
+from engine.actions import Call, Claim, Deal, Decline, TurnUp
 from engine.cards import DECK, SEATS, Card, Seat, Suit, cards_of
 from engine.errors import IllegalActionError, KlaverjasError, ParseError, RecordError
 from engine.game import Game, HandState, Phase, scored_trick_roem
@@ -137,6 +137,9 @@ def _replay_hand(game: Game, index: int, data: object) -> None:
         if not hand.trick_cards:
             _apply_claims(game, hand, claims_by_trick, index)
     _no_claims_left(claims_by_trick, index)
+    # A record holds no declines: a complete hand's claim window closes after the claims it lists.
+    while game.phase is Phase.CLAIM and game.to_act is not None:
+        game.apply(Decline(game.to_act))
 
 
 def _no_claims_left(claims_by_trick: dict[int, list[Seat]], index: int) -> None:
@@ -250,7 +253,8 @@ def _next(game: Game) -> dict[str, Any] | None:
     if phase is Phase.OVER:
         return None
     out: dict[str, Any] = {"hand": game.hand_number, "phase": phase.value}
-    if phase is Phase.BIDDING or phase is Phase.PLAY:
+    # Phase.CLAIM only in a live game: a replayed record has closed every claim window.
+    if phase is Phase.BIDDING or phase is Phase.PLAY or phase is Phase.CLAIM:
         assert game.to_act is not None
         out["seat"] = game.to_act.letter
         out["legal"] = [str(action) for action in game.legal_actions()]

@@ -1,4 +1,4 @@
-"""Roem of a trick with its parts named, for announcements ("stuk + driekaart: 40")."""
+"""Roem of a trick part by part; front ends name the parts (``bot.texts.catalog.roem_text``)."""
 
 from __future__ import annotations
 
@@ -23,15 +23,6 @@ class RoemPart:
     rank: Rank | None = None  # four of a kind only
     suit: Suit | None = None  # sequences and stuk
 
-    def describe(self) -> str:
-        if self.kind is RoemKind.FOUR_OF_A_KIND:
-            return f"four {RANK_PLURAL[self.rank or Rank.ACE]}"
-        return self.kind.value
-
-
-RANK_PLURAL = {Rank.SEVEN: "sevens", Rank.EIGHT: "eights", Rank.NINE: "nines", Rank.TEN: "tens",
-               Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings", Rank.ACE: "aces"}
-
 
 def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) -> tuple[RoemPart, ...]:
     """The roem of four cards, part by part; their points add up to ``rulebook.trick_roem``.
@@ -43,25 +34,18 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
         mask |= 1 << card
     parts: list[RoemPart] = []
     if stuk_in_trick:
-        stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+        stuk = rulebook.stuk_mask(trump)
         if mask & stuk == stuk:
-            parts.append(RoemPart(RoemKind.STUK, 20, suit=trump))
+            parts.append(RoemPart(RoemKind.STUK, rulebook.STUK_ROEM, suit=trump))
     for suit in Suit:
         run = rulebook.RUN_LENGTH[(mask >> (8 * suit)) & 0xFF]
         if run >= 4:
-            parts.append(RoemPart(RoemKind.VIERKAART, 50, suit=suit))
+            parts.append(RoemPart(RoemKind.VIERKAART, rulebook.VIERKAART_ROEM, suit=suit))
         elif run == 3:
-            parts.append(RoemPart(RoemKind.DRIEKAART, 20, suit=suit))
+            parts.append(RoemPart(RoemKind.DRIEKAART, rulebook.DRIEKAART_ROEM, suit=suit))
     ranks = {card & 7 for card in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = RANKS[cards[0] & 7]
         if rulebook.FOUR_OF_A_KIND_ROEM[rank]:
             parts.append(RoemPart(RoemKind.FOUR_OF_A_KIND, rulebook.FOUR_OF_A_KIND_ROEM[rank], rank=rank))
     return tuple(parts)
-
-
-def describe_parts(parts: tuple[RoemPart, ...]) -> str:
-    """``stuk + driekaart: 40``; empty when there is no roem."""
-    if not parts:
-        return ""
-    return " + ".join(part.describe() for part in parts) + f": {sum(part.points for part in parts)}"

@@ -15,8 +15,12 @@ PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # 7 8 9 J Q K T A
 TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 LAST_TRICK_BONUS = 10
-PIT_BONUS = 100
-HAND_POINTS = 162
+PIT_BONUS = 100  # a team that wins all eight tricks (pit, "doormars")
+HAND_POINTS = 162  # the cards' 152 points and the last trick's 10, whatever the trump
+# Roem (rules.md section 6); four of a kind is by rank, in FOUR_OF_A_KIND_ROEM below.
+DRIEKAART_ROEM = 20
+VIERKAART_ROEM = 50
+STUK_ROEM = 20
 
 RANK_KING = 6
 RANK_QUEEN = 5
@@ -65,6 +69,11 @@ TRUMP_ABOVE = _build_trump_above()
 RUN_LENGTH = _build_runs()
 POPCOUNT8 = _build_popcount()
 FOUR_OF_A_KIND_ROEM = (0, 0, 0, 100, 200, 100, 100, 100)  # by rank: 7 8 9 T J Q K A
+
+
+def stuk_mask(trump: int) -> int:
+    """The king and queen of trump: the stuk."""
+    return (1 << (trump * 8 + RANK_KING)) | (1 << (trump * 8 + RANK_QUEEN))
 
 
 def popcount(mask: int) -> int:
@@ -126,8 +135,10 @@ def legal_mask(hand: int, c0: int, c1: int, c2: int, count: int, trump: int,
         return higher if higher else same
     trumps = hand & SUIT_MASK[trump]
     partner_heads = count >= 2 and head == count - 2
-    if amsterdam and partner_heads and trumps != hand:
-        return hand & ~(trumps & ~above)
+    if amsterdam and partner_heads:
+        if trumps == hand:
+            return hand  # only trumps: any of them
+        return hand & ~(trumps & ~above)  # no trump below the trump in the trick (none: nothing removed)
     if top < 0:
         return trumps
     higher = trumps & above
@@ -162,16 +173,16 @@ def trick_points(c0: int, c1: int, c2: int, c3: int, trump: int) -> int:
 
 
 def sequence_roem(cards_mask: int) -> int:
-    """Roem of the one sequence a trick can hold: 20 for three, 50 for four in a suit."""
+    """Roem of the one sequence a trick can hold: a driekaart (three in a suit) or a vierkaart (four)."""
     best = 0
     for suit in range(4):
         run = RUN_LENGTH[(cards_mask >> (8 * suit)) & 0xFF]
         if run > best:
             best = run
     if best >= 4:
-        return 50
+        return VIERKAART_ROEM
     if best == 3:
-        return 20
+        return DRIEKAART_ROEM
     return 0
 
 
@@ -183,9 +194,9 @@ def trick_roem(c0: int, c1: int, c2: int, c3: int, trump: int, stuk_in_trick: bo
     if (c1 & 7) == rank and (c2 & 7) == rank and (c3 & 7) == rank:
         roem += FOUR_OF_A_KIND_ROEM[rank]
     if stuk_in_trick:
-        stuk = (1 << (trump * 8 + RANK_KING)) | (1 << (trump * 8 + RANK_QUEEN))
+        stuk = stuk_mask(trump)
         if mask & stuk == stuk:
-            roem += 20
+            roem += STUK_ROEM
     return roem
 
 

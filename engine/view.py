@@ -1,16 +1,17 @@
-"""What one seat may know of a game: the only input of AI players, hints and hand images.
+"""What the table and one seat may know of a game: the only input of AI players, hints and images.
 
-A ``SeatView`` holds its own hand and everything that was public (the deal's dealer, the bidding,
-trump, every card played and by whom, the scores); it holds nothing of the other hands, so a player
-built on it cannot cheat.
+A ``PublicView`` is what everybody at the table sees: the dealer, the bidding, trump, every card
+played and by whom, the scores, the claims. A ``SeatView`` adds one seat's private side: its own
+hand and what it may do now. It holds nothing of the other hands, so a player built on it cannot
+cheat; observer images are drawn from a ``PublicView`` (``public_view``), which holds no hand at all.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
 from engine.events import HandResult
 from engine.game import Game, HandState, Phase, Trick
@@ -18,15 +19,14 @@ from engine.settings import Rules
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
-    seat: Seat
+class PublicView:
+    """What everybody at the table sees; observers' images are drawn from it."""
+
     rules: Rules
     phase: Phase
     hand_number: int  # index of the current hand
     to_act: Seat | None
     dealer: Seat | None
-    hand: tuple[Card, ...]  # this seat's cards, in index order
-    legal: tuple[Card | Call, ...]  # what this seat may do now; empty when it is not its turn
     turned: tuple[Suit, ...]
     bids: tuple[tuple[Seat, Call], ...]
     trump: Suit | None
@@ -41,22 +41,12 @@ class SeatView:
     totals: tuple[int, int]  # match totals of completed hands
     results: tuple[HandResult, ...]  # settled hands, for the score sheet
     can_claim: bool
-
-    @property
-    def team(self) -> Team:
-        return self.seat.team
-
-    @property
-    def partner(self) -> Seat:
-        return self.seat.partner
+    claim_values: tuple[int, int]  # per team (NS, EW): what a claim would score now (Game.claim_value)
+    claimed: tuple[bool, bool]  # per team: whether it claimed the trick just completed (Game.has_claimed)
 
     @property
     def elder(self) -> Seat | None:
         return self.dealer.next if self.dealer is not None else None
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_act is self.seat
 
     @property
     def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
@@ -91,44 +81,77 @@ class SeatView:
         return mask
 
     @property
+    def trick_number(self) -> int:
+        return len(self.tricks)
+
+    def claim_value(self, team: Team) -> int:
+        """Declared roem: what a claim by a seat of ``team`` would score now (0: nothing to claim)."""
+        return self.claim_values[team]
+
+    def has_claimed(self, team: Team) -> bool:
+        """Declared roem: whether ``team`` already claimed the trick just completed."""
+        return self.claimed[team]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(PublicView):
+    """The public view and one seat's private side: the only input of AI players and hints."""
+
+    seat: Seat
+    hand: tuple[Card, ...]  # this seat's cards, in index order
+    legal: tuple[Choice, ...]  # what this seat may do now; empty when it is not its turn
+
+    @property
+    def team(self) -> Team:
+        return self.seat.team
+
+    @property
+    def partner(self) -> Seat:
+        return self.seat.partner
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act is self.seat
+
+    @property
     def hand_mask(self) -> int:
         mask = 0
         for card in self.hand:
             mask |= 1 << card
         return mask
 
-    @property
-    def trick_number(self) -> int:
-        return len(self.tricks)
+
+_PUBLIC_FIELDS = tuple(f.name for f in fields(PublicView))
 
 
-def seat_view(game: Game, seat: Seat) -> SeatView:
-    hand: HandState | None = game.hand if game.phase is not Phase.DEAL else None
-    if game.phase is Phase.OVER:
-        hand = game.hand
-    legal: tuple[Card | Call, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
+def _shown_hand(game: Game) -> HandState | None:
+    """The hand a view shows: the current one; none between hands (its result is on the sheet)."""
+    return None if game.phase is Phase.DEAL else game.hand
+
+
+def public_view(game: Game) -> PublicView:
+    """What everybody at the table sees now."""
+    hand = _shown_hand(game)
+    claim_values = (game.claim_value(Team.NS), game.claim_value(Team.EW))
+    claimed = (game.has_claimed(Team.NS), game.has_claimed(Team.EW))
     if hand is None:
-        return SeatView(seat, game.rules, game.phase, game.hand_number, game.to_act,
-                        game.next_dealer, (), legal, (), (), None, None, (), None, (), (0, 0), (0, 0), (), (),
-                        (game.totals[0], game.totals[1]), tuple(game.results), game.can_claim())
+        return PublicView(game.rules, game.phase, game.hand_number, game.to_act, game.next_dealer, (), (), None,
+                          None, (), None, (), (0, 0), (0, 0), (), (), (game.totals[0], game.totals[1]),
+                          tuple(game.results), game.can_claim(), claim_values, claimed)
     points, roem = game.hand_points_so_far(hand)
-    in_progress = hand.trick_cards
-    return SeatView(
-        seat=seat,
+    return PublicView(
         rules=game.rules,
         phase=game.phase,
         hand_number=hand.index,
         to_act=game.to_act,
         dealer=hand.dealer,
-        hand=tuple(cards_of(hand.hands[seat])),
-        legal=legal,
         turned=tuple(hand.turned),
         bids=tuple(hand.bids),
         trump=hand.trump,
         player=hand.player,
         tricks=tuple(hand.tricks),
         trick_leader=hand.leader if hand.trump is not None and not hand.complete else None,
-        trick=tuple(Card(c) for c in in_progress),
+        trick=tuple(Card(c) for c in hand.trick_cards),
         points=(points[0], points[1]),
         roem=(roem[0], roem[1]),
         held_stuk=tuple(hand.held_stuk),
@@ -136,4 +159,19 @@ def seat_view(game: Game, seat: Seat) -> SeatView:
         totals=(game.totals[0], game.totals[1]),
         results=tuple(game.results),
         can_claim=game.can_claim(),
+        claim_values=claim_values,
+        claimed=claimed,
     )
+
+
+def seat_view(game: Game, seat: Seat) -> SeatView:
+    """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions."""
+    hand = _shown_hand(game)
+    own = tuple(cards_of(hand.hands[seat])) if hand is not None else ()
+    legal: tuple[Choice, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
+    return seat_view_of(public_view(game), seat, own, legal)
+
+
+def seat_view_of(public: PublicView, seat: Seat, hand: tuple[Card, ...], legal: tuple[Choice, ...]) -> SeatView:
+    """A seat's view: the public view and the seat's private side (its cards, what it may do now)."""
+    return SeatView(**{name: getattr(public, name) for name in _PUBLIC_FIELDS}, seat=seat, hand=hand, legal=legal)

@@ -1,14 +1,16 @@
 """Card and table images: pure functions from plain data to PNG bytes.
 
+The words on the images come from the caller (``Theme.labels``), in the table's language.
+
 No Discord or database imports; safe to call from worker threads (card faces and shapes are cached
 after their first drawing, the caches are lock-guarded or hold images that are never modified).
 """
 
 from rendering.images import hand_order, render_hand, render_sheet, render_table, render_trick
-from rendering.theme import DEFAULT_THEME, Theme, theme_from
+from rendering.theme import Labels, Theme, theme_from
 
 __all__ = [
-    "DEFAULT_THEME",
+    "Labels",
     "Theme",
     "hand_order",
     "render_hand",

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from engine.cards import Team
 from rendering.examples import NAMES, finished_game, later_view, playing_view
 from rendering.images import render_hand, render_sheet, render_table, render_trick
+from rendering.theme import Labels, Theme
 
 
 def _measure(fn: Callable[[], bytes], seconds: float) -> tuple[float, int]:
@@ -22,18 +23,20 @@ def _measure(fn: Callable[[], bytes], seconds: float) -> tuple[float, int]:
     return statistics.median(times), len(data)
 
 
-def bench_render(seconds: float | None) -> dict[str, object]:
+def bench_render(seconds: float | None, labels: Labels) -> dict[str, object]:
+    """Milliseconds and bytes per image kind, drawn with the caller's words (``labels``)."""
     budget = 1.0 if seconds is None else seconds
+    theme = Theme(labels)
     view = playing_view()
     later = later_view()
     done = finished_game()
     winner = Team.NS if done.totals[0] > done.totals[1] else Team.EW
     kinds: dict[str, Callable[[], bytes]] = {
-        "hand": lambda: render_hand(view),
-        "trick": lambda: render_trick(later, NAMES, trick=later.tricks[-1]),
-        "table": lambda: render_table(later, NAMES),
+        "hand": lambda: render_hand(view, theme=theme),
+        "trick": lambda: render_trick(later, NAMES, trick=later.tricks[-1], theme=theme),
+        "table": lambda: render_table(later, NAMES, theme=theme),
         "sheet": lambda: render_sheet(done.results, viewer_team=Team.NS, names=NAMES,
-                                      hands_total=done.rules.length.hands, finished=True, winner=winner),
+                                      hands_total=done.rules.length.hands, finished=True, winner=winner, theme=theme),
     }
     result: dict[str, object] = {}
     for name, fn in kinds.items():

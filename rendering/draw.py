@@ -170,7 +170,7 @@ def _draw_face(card: Card, theme: Theme) -> Image.Image:
 
 def card_face(card: Card, theme: Theme, dim: bool = False) -> Image.Image:
     """The face of a card as RGBA (rounded corners transparent); ``dim`` fades it into the felt."""
-    key = (card, theme.four_colour, theme.language, theme.felt_rgb if dim else None)
+    key = (card, theme.four_colour, theme.rank_text(card.rank), theme.felt_rgb if dim else None)
     face = _faces.get(key)
     if face is not None:
         return face
@@ -178,7 +178,7 @@ def card_face(card: Card, theme: Theme, dim: bool = False) -> Image.Image:
         face = _faces.get(key)
         if face is None:
             if dim:
-                plain_key = (card, theme.four_colour, theme.language, None)
+                plain_key = (card, theme.four_colour, theme.rank_text(card.rank), None)
                 base = _faces.get(plain_key)
                 if base is None:
                     base = _faces[plain_key] = _draw_face(card, theme)

@@ -12,9 +12,9 @@ from engine.events import HandResult
 from engine.game import Game, Phase, Trick
 from engine.roem import RoemKind, RoemPart
 from engine.settings import Rules
-from engine.view import SeatView, seat_view
+from engine.view import PublicView, SeatView, public_view, seat_view, seat_view_of
 from rendering.images import render_hand, render_sheet, render_table, render_trick
-from rendering.theme import FELTS, Theme
+from rendering.theme import FELTS, Labels, Theme
 
 NAMES: dict[Seat, str] = {Seat.N: "Bert", Seat.E: "AI East", Seat.S: "Anna", Seat.W: "Wilhelmina-Sophie"}
 
@@ -75,15 +75,16 @@ def finished_game(seed: int = 5) -> Game:
     return game
 
 
-def write_examples(out_dir: str) -> list[str]:
+def write_examples(out_dir: str, english: Labels, dutch: Labels) -> list[str]:
+    """Every image kind in every felt, four colours, and Dutch; the caller gives the words of both languages."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    themes = [Theme(felt=f) for f in FELTS] + [Theme(four_colour=True), Theme(language="nl", four_colour=True)]
+    themes = ([Theme(english, felt=f) for f in FELTS]
+              + [Theme(english, four_colour=True), Theme(dutch, four_colour=True)])
     view = playing_view()
     later = later_view()
     waiting = replace(view, legal=())
     done = finished_game()
-    last = seat_view(done, Seat.S)
     paths: list[str] = []
 
     def write(name: str, data: bytes) -> None:
@@ -92,18 +93,20 @@ def write_examples(out_dir: str) -> list[str]:
         paths.append(str(path))
 
     for theme in themes:
-        tag = theme.felt + ("-4c" if theme.four_colour else "") + ("-nl" if theme.language == "nl" else "")
+        tag = theme.felt + ("-4c" if theme.four_colour else "") + ("-nl" if theme.labels is dutch else "")
         write(f"hand-{tag}.png", render_hand(view, theme=theme))
         write(f"hand-waiting-{tag}.png", render_hand(waiting, theme=theme))
-        write(f"trick-{tag}.png", render_trick(view, NAMES, theme=theme))
-        write(f"trick-done-{tag}.png", render_trick(later, NAMES, trick=later.tricks[-1], theme=theme))
-        write(f"table-{tag}.png", render_table(later, NAMES, theme=theme))
+        write(f"trick-{tag}.png", render_trick(view, NAMES, seat=view.seat, theme=theme))
+        write(f"trick-done-{tag}.png", render_trick(later, NAMES, seat=later.seat, trick=later.tricks[-1],
+                                                    theme=theme))
+        write(f"table-{tag}.png", render_table(later, NAMES, seat=later.seat, theme=theme))
         write(f"sheet-{tag}.png", render_sheet(done.results, viewer_team=Team.NS, names=NAMES,
                                                hands_total=done.rules.length.hands, finished=True,
                                                winner=_winner(done), theme=theme))
     write("sheet-partial-neutral.png", render_sheet(view.results, viewer_team=None, names=NAMES, hands_total=16,
-                                                     finished=False, winner=None))
-    write("table-neutral.png", render_table(last, NAMES, theme=Theme(neutral_teams=True)))
+                                                     finished=False, winner=None, theme=Theme(english)))
+    write("table-neutral.png", render_table(public_view(done), NAMES, seat=None,
+                                            theme=Theme(english, neutral_teams=True)))
     return paths
 
 
@@ -132,39 +135,46 @@ def fixed_results(hands: int = 3) -> list[HandResult]:
     return out
 
 
-def fixed_view(seat: Seat = Seat.S, *, legal: bool = True) -> SeatView:
+def fixed_public_view() -> PublicView:
     """Hand 3, West dealt, Bert (North) plays hearts; two tricks done, North led spades, East followed."""
     tricks = (
         Trick(0, Seat.N, (Card.HJ, Card.H7, Card.H8, Card.HQ), Seat.N, 23, 0, ()),
         Trick(1, Seat.N, (Card.DA, Card.DK, Card.DQ, Card.D7), Seat.N, 18, 20,
               (RoemPart(RoemKind.DRIEKAART, 20, suit=Suit.D),)),
     )
-    hand = (Card.C9, Card.CJ, Card.H9, Card.HA, Card.S8, Card.ST)
     results = tuple(fixed_results(2))
-    to_act = Seat.S
-    return SeatView(
-        seat=seat, rules=Rules(), phase=Phase.PLAY, hand_number=2, to_act=to_act, dealer=Seat.W,
-        hand=hand if seat is Seat.S else (), legal=(Card.S8, Card.ST) if legal and seat is to_act else (),
+    return PublicView(
+        rules=Rules(), phase=Phase.PLAY, hand_number=2, to_act=Seat.S, dealer=Seat.W,
         turned=(), bids=((Seat.N, Call.H),), trump=Suit.H, player=Seat.N, tricks=tricks,
         trick_leader=Seat.N, trick=(Card.SA, Card.S9), points=(41, 0), roem=(20, 0), held_stuk=(), claims=(),
         totals=(sum(r.score[0] for r in results), sum(r.score[1] for r in results)), results=results,
-        can_claim=False)
+        can_claim=False, claim_values=(0, 0), claimed=(False, False))
 
 
-def golden_images() -> dict[str, bytes]:
-    """The images kept in tests/golden/images (see scripts/regen_golden_images.py)."""
+def fixed_view(seat: Seat = Seat.S, *, legal: bool = True) -> SeatView:
+    """``fixed_public_view`` from ``seat``'s side: South, to play, holds six cards, two of them legal."""
+    hand = (Card.C9, Card.CJ, Card.H9, Card.HA, Card.S8, Card.ST)
+    public = fixed_public_view()
+    return seat_view_of(public, seat, hand if seat is Seat.S else (),
+                        (Card.S8, Card.ST) if legal and seat is public.to_act else ())
+
+
+def golden_images(english: Labels, dutch: Labels) -> dict[str, bytes]:
+    """The images kept in tests/golden/images (see tests/golden/regen_images.py), in the caller's words."""
     view = fixed_view()
-    nl4 = Theme(felt="navy", four_colour=True, language="nl")
+    public = fixed_public_view()
+    en = Theme(english)
+    nl4 = Theme(dutch, felt="navy", four_colour=True)
     return {
-        "hand.png": render_hand(view),
+        "hand.png": render_hand(view, theme=en),
         "hand-navy-4c-nl.png": render_hand(view, theme=nl4),
-        "trick.png": render_trick(view, NAMES),
-        "trick-done.png": render_trick(view, NAMES, trick=view.tricks[1], theme=Theme(felt="burgundy")),
-        "table.png": render_table(view, NAMES),
-        "table-neutral-nl.png": render_table(fixed_view(Seat.E), NAMES,
-                                             theme=Theme(language="nl", neutral_teams=True)),
+        "trick.png": render_trick(public, NAMES, seat=Seat.S, theme=en),
+        "trick-done.png": render_trick(public, NAMES, seat=Seat.S, trick=public.tricks[1],
+                                       theme=Theme(english, felt="burgundy")),
+        "table.png": render_table(public, NAMES, seat=Seat.S, theme=en),
+        "table-neutral-nl.png": render_table(public, NAMES, seat=Seat.E, theme=Theme(dutch, neutral_teams=True)),
         "sheet.png": render_sheet(fixed_results(16), viewer_team=Team.NS, names=NAMES, hands_total=16,
-                                  finished=True, winner=Team.NS),
+                                  finished=True, winner=Team.NS, theme=en),
         "sheet-partial.png": render_sheet(fixed_results(3), viewer_team=None, names=NAMES, hands_total=16,
                                           finished=False, winner=None, theme=nl4),
     }

@@ -1,6 +1,8 @@
 """The four images of a table: a hand, a trick, the table overview and the score sheet.
 
-Pure functions from the engine's per-seat view (or the hand results) and table facts to PNG bytes.
+Pure functions to PNG bytes: a hand from the seat's own view (``SeatView``); a trick and the table from
+the public view (``PublicView``) and the seat drawn at the bottom (None: a neutral observer's image);
+the score sheet from the hand results.
 Sizes are in output pixels, drawn at 2x the size a desktop shows, so the images stay sharp on
 high-density phone screens.
 """
@@ -15,7 +17,8 @@ from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.events import HandResult
 from engine.game import Phase, Trick
 from engine.order import sort_cards, suit_order
-from engine.view import SeatView
+from engine.rulebook import HAND_POINTS
+from engine.view import PublicView, SeatView
 from rendering.draw import (
     CARD_H,
     CARD_RADIUS,
@@ -28,7 +31,7 @@ from rendering.draw import (
     paste_suit,
 )
 from rendering.encode import to_png
-from rendering.theme import DEFAULT_THEME, GOLD, MUTED, RGB, TEXT, Theme
+from rendering.theme import GOLD, MUTED, RGB, TEXT, Theme
 
 # --- hand order ---------------------------------------------------------------------------------
 
@@ -77,8 +80,8 @@ def _name(seat: Seat, names: dict[Seat, str]) -> str:
 
 def _team_label(team: Team, viewer: Team | None, theme: Theme) -> str:
     if viewer is None:
-        return team.name
-    return theme.label("we") if team is viewer else theme.label("they")
+        return theme.labels.ns if team is Team.NS else theme.labels.ew
+    return theme.labels.we if team is viewer else theme.labels.they
 
 
 # --- hand ---------------------------------------------------------------------------------------
@@ -104,7 +107,7 @@ def hand_card_boxes(count: int) -> list[tuple[int, int]]:
     return [(x0 + i * (CARD_W + HAND_GAP), HAND_MARGIN + HAND_RAISE) for i in range(count)]
 
 
-def render_hand_image(view: SeatView, *, theme: Theme = DEFAULT_THEME, numbered: bool = True) -> Image.Image:
+def render_hand_image(view: SeatView, *, theme: Theme, numbered: bool = True) -> Image.Image:
     cards = hand_order(view)
     legal = legal_cards(view)
     # When the seat has nothing to play (not its turn, bidding) no card is dimmed: all are just "held".
@@ -127,7 +130,7 @@ def render_hand_image(view: SeatView, *, theme: Theme = DEFAULT_THEME, numbered:
     return img
 
 
-def render_hand(view: SeatView, *, theme: Theme = DEFAULT_THEME, numbered: bool = True) -> bytes:
+def render_hand(view: SeatView, *, theme: Theme, numbered: bool = True) -> bytes:
     """The seat's hand, sorted by ``hand_order``; legal cards raised and outlined, others dimmed."""
     return to_png(render_hand_image(view, theme=theme, numbered=numbered))
 
@@ -200,13 +203,18 @@ def _trump_badge(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, trump
         d.text((x + 56, y + 77), "?", font=font(40), fill=(150, 150, 158), anchor="mm")
 
 
-def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names: dict[Seat, str],
+def _bottom(seat: Seat | None) -> Seat:
+    """The seat drawn at the bottom: the viewer's, or South for a neutral image (the host's seat)."""
+    return seat if seat is not None else Seat.S
+
+
+def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, bottom: Seat, names: dict[Seat, str],
                 plays: Sequence[tuple[Seat, Card]], winner: Seat | None, cx: int, cy: int, theme: Theme, *,
                 turn: Seat | None, faded: bool = False, table_facts: bool = False) -> None:
-    """Four seats round ``(cx, cy)`` from the viewer's side, with the cards played in front of them."""
+    """Four seats round ``(cx, cy)`` with ``bottom`` at the bottom, the cards played in front of them."""
     played = {seat: (i, card) for i, (seat, card) in enumerate(plays)}
     for seat in SEATS:
-        pos = seat_position(seat, view.seat)
+        pos = seat_position(seat, bottom)
         x, y = _card_origin(pos, cx, cy)
         if seat not in played:
             # An empty place; the seat to play gets a gold outline so the eye finds it.
@@ -214,7 +222,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
             paste_round(img, (x, y, x + CARD_W, y + CARD_H), CARD_RADIUS, colour, outline=3)
     for seat, card in plays:  # play order, so later cards lie on top as on a real table
         order, _ = played[seat]
-        x, y = _card_origin(seat_position(seat, view.seat), cx, cy)
+        x, y = _card_origin(seat_position(seat, bottom), cx, cy)
         win = seat is winner
         _place_card(img, card, x, y, theme, dim=faded or (winner is not None and not win), ring=7 if win else 0)
         # Play-order badge on the card's lower-left; the leader's "1" is gold.
@@ -223,17 +231,17 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, names:
         d.text((bx + 19, by + 20), str(order + 1), font=font(22),
                fill=theme.panel_rgb if order == 0 else TEXT, anchor="mm")
     for seat in SEATS:
-        pos = seat_position(seat, view.seat)
+        pos = seat_position(seat, bottom)
         nx, ny = _name_anchor(pos, cx, cy)
-        chip = theme.label("dealer") if table_facts and seat is view.dealer else ""
+        chip = theme.labels.dealer if table_facts and seat is view.dealer else ""
         trump = view.trump if table_facts and seat is view.player else None
         highlight = seat is winner or (winner is None and seat is turn)
         _plate(img, d, nx, ny, _name(seat, names), theme, highlight=highlight, chip=chip, trump=trump,
                max_w=_SIDE_PLATE_W if pos in (1, 3) else 340)
 
 
-def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick | None = None,
-                       theme: Theme = DEFAULT_THEME) -> Image.Image:
+def render_trick_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                       trick: Trick | None = None, theme: Theme) -> Image.Image:
     img, d = _canvas(TRICK_W, TRICK_H, theme)
     cx, cy = TRICK_W // 2, TRICK_H // 2
     if trick is None:
@@ -243,22 +251,23 @@ def render_trick_image(view: SeatView, names: dict[Seat, str], *, trick: Trick |
         turn = view.to_act if view.phase is Phase.PLAY else None
     else:
         plays, winner, number, turn = trick.plays, trick.winner, trick.index + 1, None
-    _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn)
-    _trump_badge(img, d, 16, 16, view.trump, theme, theme.label("trump"))
-    d.text((TRICK_W - 20, 22), f"{theme.label('trick')} {number}", font=font(26), fill=TEXT, anchor="ra")
+    _draw_table(img, d, view, _bottom(seat), names, plays, winner, cx, cy, theme, turn=turn)
+    _trump_badge(img, d, 16, 16, view.trump, theme, theme.labels.trump)
+    d.text((TRICK_W - 20, 22), f"{theme.labels.trick} {number}", font=font(26), fill=TEXT, anchor="ra")
     if trick is not None:
-        d.text((TRICK_W - 20, 58), f"{trick.points} {theme.label('points')}", font=font(22), fill=MUTED,
+        d.text((TRICK_W - 20, 58), f"{trick.points} {theme.labels.points}", font=font(22), fill=MUTED,
                anchor="ra")
         if trick.roem:
-            d.text((TRICK_W - 20, 88), f"{theme.label('roem')} {trick.roem}", font=font(22), fill=GOLD,
+            d.text((TRICK_W - 20, 88), f"{theme.labels.roem} {trick.roem}", font=font(22), fill=GOLD,
                    anchor="ra")
     return img
 
 
-def render_trick(view: SeatView, names: dict[Seat, str], *, trick: Trick | None = None,
-                 theme: Theme = DEFAULT_THEME) -> bytes:
-    """A trick from ``view.seat``'s side (viewer bottom, partner top); ``trick=None``: the one in progress."""
-    return to_png(render_trick_image(view, names, trick=trick, theme=theme))
+def render_trick(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                 trick: Trick | None = None, theme: Theme) -> bytes:
+    """A trick from ``seat``'s side (bottom, partner top; None: South's, for observers); ``trick=None``:
+    the one in progress."""
+    return to_png(render_trick_image(view, names, seat=seat, trick=trick, theme=theme))
 
 
 # --- table overview -------------------------------------------------------------------------------
@@ -279,9 +288,9 @@ def _team_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, i
         # The playing team carries the trump pip next to its name.
         lw = int(font(34).getlength(label))
         paste_suit(img, trump, x0 + 30 + lw, y0 + 20, 32, theme.suit_on_felt(trump))
-    d.text((x1 - 20, y0 + 24), f"{theme.label('total')} {total}", font=font(24), fill=MUTED, anchor="ra")
-    lines = ((str(tricks), theme.label("tricks")), (str(points), theme.label("points")),
-             (str(roem), theme.label("roem")))
+    d.text((x1 - 20, y0 + 24), f"{theme.labels.total} {total}", font=font(24), fill=MUTED, anchor="ra")
+    lines = ((str(tricks), theme.labels.tricks), (str(points), theme.labels.points),
+             (str(roem), theme.labels.roem))
     col = (x1 - x0 - 40) // 3
     for i, (value, caption) in enumerate(lines):
         cx = x0 + 20 + col * i + col // 2
@@ -289,31 +298,32 @@ def _team_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, i
         d.text((cx, y0 + 128), caption, font=font(18), fill=MUTED, anchor="mm")
 
 
-def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme = DEFAULT_THEME) -> Image.Image:
+def render_table_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                       theme: Theme) -> Image.Image:
     img, d = _canvas(TABLE_W, TABLE_H, theme)
     # Header: trump and who plays it on the left, hand number on the right.
     paste_round(img, (12, 12, TABLE_W - 12, TABLE_HEADER - 8), 18, theme.panel_rgb)
     x = 32
     if view.trump is not None:
-        d.text((x, 54), theme.label("trump"), font=font(28), fill=MUTED, anchor="lm")
-        x += int(font(28).getlength(theme.label("trump"))) + 14
+        d.text((x, 54), theme.labels.trump, font=font(28), fill=MUTED, anchor="lm")
+        x += int(font(28).getlength(theme.labels.trump)) + 14
         paste_round(img, (x, 24, x + 52, 84), 8, (255, 255, 255))
         paste_suit(img, view.trump, x + 6, 30, 40, theme.suit_rgb(view.trump))
         x += 66
         if view.player is not None:
-            who = _fit(f"{_name(view.player, names)} {theme.label('plays')}", font(28), 330)
+            who = _fit(f"{_name(view.player, names)} {theme.labels.plays}", font(28), 330)
             d.text((x, 54), who, font=font(28), fill=TEXT, anchor="lm")
     elif view.turned:
-        d.text((x, 54), theme.label("turned"), font=font(28), fill=MUTED, anchor="lm")
-        x += int(font(28).getlength(theme.label("turned"))) + 14
+        d.text((x, 54), theme.labels.turned, font=font(28), fill=MUTED, anchor="lm")
+        x += int(font(28).getlength(theme.labels.turned)) + 14
         for suit in view.turned:
             paste_round(img, (x, 24, x + 52, 84), 8, (255, 255, 255))
             paste_suit(img, suit, x + 6, 30, 40, theme.suit_rgb(suit))
             x += 62
     elif view.phase is Phase.BIDDING:
-        d.text((x, 54), theme.label("bidding"), font=font(28), fill=TEXT, anchor="lm")
+        d.text((x, 54), theme.labels.bidding, font=font(28), fill=TEXT, anchor="lm")
     total = view.rules.length.hands
-    hand_text = f"{theme.label('hand')} {view.hand_number + 1}" + (f"/{total}" if total else "")
+    hand_text = f"{theme.labels.hand} {view.hand_number + 1}" + (f"/{total}" if total else "")
     d.text((TABLE_W - 32, 54), hand_text, font=font(28), fill=TEXT, anchor="rm")
 
     # Middle: the trick on the table, or the last trick faded while nobody has led yet.
@@ -324,15 +334,16 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme =
     if not plays and view.tricks:
         plays, winner, faded = view.tricks[-1].plays, view.tricks[-1].winner, True
     turn = view.to_act if view.phase in (Phase.PLAY, Phase.BIDDING, Phase.TURN_UP) else None
-    _draw_table(img, d, view, names, plays, winner, cx, cy, theme, turn=turn, faded=faded, table_facts=True)
+    _draw_table(img, d, view, _bottom(seat), names, plays, winner, cx, cy, theme, turn=turn, faded=faded,
+                table_facts=True)
     if faded:
-        d.text((28, TABLE_HEADER + 16), theme.label("last"), font=font(22), fill=MUTED, anchor="la")
+        d.text((28, TABLE_HEADER + 16), theme.labels.last, font=font(22), fill=MUTED, anchor="la")
 
     # Footer: one panel per team.
     tricks_won = [0, 0]
     for t in view.tricks:
         tricks_won[t.winner.team] += 1
-    viewer = None if theme.neutral_teams else view.team
+    viewer = None if theme.neutral_teams or seat is None else seat.team
     order = (Team.NS, Team.EW) if viewer is None else (viewer, viewer.other)
     y0 = TABLE_H - TABLE_FOOTER + 8
     half = (TABLE_W - 36) // 2
@@ -345,13 +356,15 @@ def render_table_image(view: SeatView, names: dict[Seat, str], *, theme: Theme =
     return img
 
 
-def render_table(view: SeatView, names: dict[Seat, str], *, theme: Theme = DEFAULT_THEME) -> bytes:
+def render_table(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
+                 theme: Theme) -> bytes:
     """Overview of the table for the channel: trump and player, dealer, turn, trick, points and roem.
 
-    Seats are drawn from ``view.seat``'s side and the teams are Wij/Zij from that seat's team; with
-    ``theme.neutral_teams`` (an observer's message) they are labelled NS and EW instead.
+    Seats are drawn from ``seat``'s side and the teams are Wij/Zij from that seat's team; with
+    ``seat=None`` or ``theme.neutral_teams`` (an observer's message) they are labelled NS and EW
+    instead (``seat=None`` draws South at the bottom).
     """
-    return to_png(render_table_image(view, names, theme=theme))
+    return to_png(render_table_image(view, names, seat=seat, theme=theme))
 
 
 # --- score sheet ----------------------------------------------------------------------------------
@@ -377,14 +390,14 @@ def _hand_cells(result: HandResult, team: Team) -> tuple[str, str]:
     if result.nat:
         if result.playing is team:
             return "nat", ""
-        return str(162), str(result.score[team] - 162) if result.score[team] > 162 else ""
+        return str(HAND_POINTS), str(result.score[team] - HAND_POINTS) if result.score[team] > HAND_POINTS else ""
     roem = result.roem[team]
     return str(result.points[team]), str(roem) if roem else ""
 
 
 def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | None, names: dict[Seat, str],
                        hands_total: int | None, finished: bool, winner: Team | None,
-                       theme: Theme = DEFAULT_THEME) -> Image.Image:
+                       theme: Theme) -> Image.Image:
     rows = max(len(results), hands_total or 0, 1)
     h = SHEET_HEAD + rows * SHEET_ROW + SHEET_FOOT + 16
     img, d = _canvas(SHEET_W, h, theme)
@@ -396,12 +409,12 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
     for i, team in enumerate(order):
         mid = (COL_PTS[i] + COL_SUM[i]) // 2
         d.text((mid, 52), _team_label(team, viewer_team, theme), font=head, fill=INK, anchor="mm")
-        d.text((COL_PTS[i], 98), theme.label("points"), font=small, fill=FAINT, anchor="mm")
-        d.text((COL_ROEM[i], 98), theme.label("roem"), font=small, fill=FAINT, anchor="mm")
+        d.text((COL_PTS[i], 98), theme.labels.points, font=small, fill=FAINT, anchor="mm")
+        d.text((COL_ROEM[i], 98), theme.labels.roem, font=small, fill=FAINT, anchor="mm")
         d.text((COL_SUM[i], 98), "Σ", font=small, fill=FAINT, anchor="mm")
     d.text((COL_NO, 98), "#", font=small, fill=FAINT, anchor="mm")
-    d.text((COL_TRUMP, 98), theme.label("trump"), font=small, fill=FAINT, anchor="mm")
-    d.text((COL_PLAYER + 14, 98), theme.label("player"), font=small, fill=FAINT, anchor="lm")
+    d.text((COL_TRUMP, 98), theme.labels.trump, font=small, fill=FAINT, anchor="mm")
+    d.text((COL_PLAYER + 14, 98), theme.labels.player, font=small, fill=FAINT, anchor="lm")
     d.line([(28, SHEET_HEAD - 8), (SHEET_W - 28, SHEET_HEAD - 8)], fill=INK, width=3)
     # The "tree": vertical rules between the two teams and before them.
     bottom = SHEET_HEAD + rows * SHEET_ROW
@@ -423,11 +436,11 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
             running[team] += res.score[team]
             pts, roem = _hand_cells(res, team)
             if pts == "nat":
-                d.text((COL_PTS[i], cy), theme.label("nat"), font=cell, fill=NAT_RED, anchor="mm")
+                d.text((COL_PTS[i], cy), theme.labels.nat, font=cell, fill=NAT_RED, anchor="mm")
             elif res.pit is team:
                 # A pit always holds all 162 points, so the badge takes the points' place.
                 paste_round(img, (COL_PTS[i] - 34, cy - 15, COL_PTS[i] + 34, cy + 15), 15, GOLD)
-                d.text((COL_PTS[i], cy + 1), theme.label("pit"), font=small, fill=INK, anchor="mm")
+                d.text((COL_PTS[i], cy + 1), theme.labels.pit, font=small, fill=INK, anchor="mm")
             else:
                 d.text((COL_PTS[i], cy), pts, font=cell, fill=INK, anchor="mm")
             d.text((COL_ROEM[i], cy), roem, font=cell, fill=ROEM_GREEN, anchor="mm")
@@ -438,7 +451,7 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
     # Footer: totals, and the winner when the match is over.
     d.line([(28, bottom + 4), (SHEET_W - 28, bottom + 4)], fill=INK, width=3)
     fy = bottom + 42
-    d.text((COL_NO - 20, fy), theme.label("total"), font=cell, fill=INK, anchor="lm")
+    d.text((COL_NO - 20, fy), theme.labels.total, font=cell, fill=INK, anchor="lm")
     for i, team in enumerate(order):
         mid = (COL_PTS[i] + COL_SUM[i]) // 2
         won = finished and winner is team
@@ -447,16 +460,16 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
         d.text((mid, fy), str(running[team]), font=head, fill=INK, anchor="mm")
     if finished:
         if winner is None:
-            verdict = theme.label("draw")
+            verdict = theme.labels.draw
         else:
-            verdict = f"{theme.label('winner')}: {_team_label(winner, viewer_team, theme)}"
+            verdict = f"{theme.labels.winner}: {_team_label(winner, viewer_team, theme)}"
         d.text((SHEET_W // 2, fy + 50), verdict, font=cell, fill=INK, anchor="mm")
     return img
 
 
 def render_sheet(results: Sequence[HandResult], *, viewer_team: Team | None, names: dict[Seat, str],
                  hands_total: int | None, finished: bool, winner: Team | None,
-                 theme: Theme = DEFAULT_THEME) -> bytes:
+                 theme: Theme) -> bytes:
     """The Wij/Zij score sheet: a row per hand, nat and pit marked, running totals, the winner at the end.
 
     ``viewer_team`` None labels the columns NS and EW. With ``hands_total`` the sheet has a row for

@@ -1,14 +1,12 @@
-"""Table themes: felt colour, deck colours, language of rank letters and labels."""
+"""Table themes: felt colour, deck colours, and the words (labels) the caller gives in its language."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from engine.cards import Rank, Suit
 
 RGB = tuple[int, int, int]
-Language = Literal["en", "nl"]
 
 # Felt colours from the game manual; each comes with a darker shade for panels and a lighter one
 # for lines, so every theme keeps the same contrast with the cream text.
@@ -23,71 +21,52 @@ BLACK: RGB = (22, 22, 26)
 GREEN: RGB = (18, 130, 48)
 BLUE: RGB = (24, 84, 200)
 
-RANK_LETTERS: dict[str, tuple[str, ...]] = {
-    "en": ("7", "8", "9", "10", "J", "Q", "K", "A"),
-    "nl": ("7", "8", "9", "10", "B", "V", "H", "A"),
-}
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "trump": "Trump",
-        "plays": "plays",
-        "dealer": "D",
-        "tricks": "tricks",
-        "points": "points",
-        "roem": "roem",
-        "hand": "Hand",
-        "total": "Total",
-        "nat": "NAT",
-        "pit": "PIT",
-        "winner": "Winner",
-        "draw": "Draw",
-        "trick": "Trick",
-        "turned": "Turned",
-        "bidding": "Bidding",
-        "last": "last trick",
-        "player": "Player",
-        "we": "Wij",
-        "they": "Zij",
-    },
-    "nl": {
-        "trump": "Troef",
-        "plays": "speelt",
-        "dealer": "G",
-        "tricks": "slagen",
-        "points": "punten",
-        "roem": "roem",
-        "hand": "Spel",
-        "total": "Totaal",
-        "nat": "NAT",
-        "pit": "PIT",
-        "winner": "Winnaar",
-        "draw": "Gelijkspel",
-        "trick": "Slag",
-        "turned": "Gedraaid",
-        "bidding": "Bieden",
-        "last": "vorige slag",
-        "player": "Speler",
-        "we": "Wij",
-        "they": "Zij",
-    },
-}
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every word an image shows, in the table's language. Rendering keeps no texts: the caller builds
+    these (``bot.texts.labels.image_labels``)."""
+
+    ranks: tuple[str, ...]  # rank letters on the cards, in engine.cards.Rank order (7 8 9 10 J Q K A)
+    trump: str
+    plays: str
+    dealer: str  # one letter on the dealer's chip
+    tricks: str
+    points: str
+    roem: str
+    hand: str
+    total: str
+    nat: str
+    pit: str
+    winner: str
+    draw: str
+    trick: str
+    turned: str
+    bidding: str
+    last: str
+    player: str
+    we: str
+    they: str
+    ns: str  # the teams by seat, for images without a viewer
+    ew: str
+
+    def __post_init__(self) -> None:
+        if len(self.ranks) != 8:
+            raise ValueError(f"labels need 8 rank letters, not {len(self.ranks)}")
 
 
 @dataclass(frozen=True, slots=True)
 class Theme:
     """How a table looks. ``neutral_teams`` labels teams NS/EW instead of Wij/Zij (for observers)."""
 
+    labels: Labels
     felt: str = "green"
     four_colour: bool = False
-    language: Language = "en"
     neutral_teams: bool = False
 
     def __post_init__(self) -> None:
         if self.felt not in FELTS:
             raise ValueError(f"unknown felt {self.felt!r}: use one of {', '.join(FELTS)}")
-        if self.language not in RANK_LETTERS:
-            raise ValueError(f"unknown language {self.language!r}: use en or nl")
 
     @property
     def felt_rgb(self) -> RGB:
@@ -113,21 +92,16 @@ class Theme:
         return ((245, 242, 232), (255, 110, 110), (255, 110, 110), (245, 242, 232))[suit]
 
     def rank_text(self, rank: Rank) -> str:
-        return RANK_LETTERS[self.language][rank]
-
-    def label(self, key: str) -> str:
-        return LABELS[self.language][key]
+        return self.labels.ranks[rank]
 
 
-DEFAULT_THEME = Theme()
 TEXT: RGB = (246, 242, 228)  # cream text on felt
 MUTED: RGB = (196, 206, 196)
 GOLD: RGB = (246, 196, 58)
+DEFAULT_FELT = "green"
 
 
-def theme_from(felt: str = "green", four_colour: bool = False, language: str = "en",
-               neutral_teams: bool = False) -> Theme:
-    """A theme from table settings; unknown values fall back to the defaults rather than fail a render."""
-    felt_key = felt.strip().lower() if felt.strip().lower() in FELTS else DEFAULT_THEME.felt
-    lang: Language = "nl" if language.strip().lower().startswith("nl") else "en"
-    return Theme(felt=felt_key, four_colour=four_colour, language=lang, neutral_teams=neutral_teams)
+def theme_from(felt: str, four_colour: bool, labels: Labels, neutral_teams: bool = False) -> Theme:
+    """A theme from table settings; an unknown felt falls back to the default rather than fail a render."""
+    felt_key = felt.strip().lower() if felt.strip().lower() in FELTS else DEFAULT_FELT
+    return Theme(labels=labels, felt=felt_key, four_colour=four_colour, neutral_teams=neutral_teams)

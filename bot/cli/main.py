@@ -127,6 +127,9 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     setting("--lang", words.LANGUAGE, "en", metavar="LANG")
     play.add_argument("--hint", action="store_true", help="show the strong player's advice before each of your turns")
     play.add_argument("--auto", action="store_true", help="four AI players play a whole match and it is printed")
+    play.add_argument("--record", default=None, metavar="FILE",
+                      help="write the match's record (klaverjas-record/1) to FILE when it ends or is left "
+                           "(default: no record)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -187,10 +190,11 @@ def run_render(out: str) -> int:
     folder = Path(out)
     problem = unwritable(folder)
     if problem is None:
+        from bot.texts.labels import image_labels
         from rendering.examples import write_examples
 
         try:
-            paths = write_examples(out)
+            paths = write_examples(out, image_labels("en"), image_labels("nl"))
         except OSError as error:
             problem = error.strerror or str(error)
         else:
@@ -230,9 +234,10 @@ def run_bench(what: str, seconds: float | None) -> int:
 
         result = bench_ai(seconds)
     else:
+        from bot.texts.labels import image_labels
         from rendering.bench import bench_render
 
-        result = bench_render(seconds)
+        result = bench_render(seconds, image_labels("en"))
     print(json.dumps(result))
     return 0
 

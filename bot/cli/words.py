@@ -1,8 +1,8 @@
 """The words each command-line option accepts, in English and Dutch, and argparse types that check them.
 
-A stopgap: the text catalog (bot/texts) is getting its own parser for setting words; until then the
-Dutch words here follow the catalog's value names (rotterdams, verboden, melden, makkelijk, ...).
-Every value maps to the one word the engine and the AI players take.
+The Dutch words are the text catalog's (``bot.texts.catalog.SETTING_WORDS_NL``), so the terminal, Discord
+and the command line read and show the same words; every value maps to the one word the engine and the AI
+players take.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.texts.catalog import SETTING_WORDS_NL
 from engine.errors import SettingsError
 from engine.settings import parse_length
 
@@ -26,40 +27,27 @@ class Choice:
         return (self.value, *self.dutch)
 
 
-RULES = (
-    Choice("rotterdam", ("rotterdams",), "void in the led suit: always trump"),
-    Choice("amsterdam", ("amsterdams",), "no need to trump while your partner heads the trick"),
-)
-UNDERTRUMP = (
-    Choice("forced", ("verplicht",), "unable to overtrump: still play a trump"),
-    Choice("forbidden", ("verboden",), "unable to overtrump: play another suit if you can"),
-)
-BIDDING = (
-    Choice("vrij", (), "each seat plays (naming trump) or passes"),
-    Choice("verplicht", (), "the elder hand must name trump"),
-    Choice("draaien", (), "a turned suit is played or passed"),
-)
-FORCED = (
-    Choice("elder", ("voorhand",), "the player left of the dealer"),
-    Choice("dealer", ("gever",), "the dealer"),
-)
-ROEM = (
-    Choice("auto", ("automatisch",), "counted by itself"),
-    Choice("declared", ("melden",), "counts only when claimed"),
-)
-STUK = (
-    Choice("trick", ("slag", "in de slag"), "K+Q of trump in one trick"),
-    Choice("held", ("hand", "in de hand"), "K+Q of trump in one player's hand"),
-)
-LEVEL = (
-    Choice("easy", ("makkelijk",)),
-    Choice("normal", ("normaal",)),
-    Choice("hard", ("moeilijk",)),
-)
-LANGUAGE = (
-    Choice("en", ("english", "engels")),
-    Choice("nl", ("nederlands", "dutch")),
-)
+def setting(key: str, meanings: Mapping[str, str], *synonyms: tuple[str, str]) -> tuple[Choice, ...]:
+    """The choices of setting ``key``, with its catalog Dutch word and any extra ``(value, word)`` synonyms."""
+    dutch = SETTING_WORDS_NL[key]
+    return tuple(Choice(value, tuple(dict.fromkeys(
+        word for word in (dutch[value], *(w for v, w in synonyms if v == value)) if word != value)), meaning)
+        for value, meaning in meanings.items())
+
+
+RULES = setting("play", {"rotterdam": "void in the led suit: always trump",
+                         "amsterdam": "no need to trump while your partner heads the trick"})
+UNDERTRUMP = setting("undertrump", {"forced": "unable to overtrump: still play a trump",
+                                    "forbidden": "unable to overtrump: play another suit if you can"})
+BIDDING = setting("bidding", {"vrij": "each seat plays (naming trump) or passes",
+                              "verplicht": "the elder hand must name trump",
+                              "draaien": "a turned suit is played or passed"})
+FORCED = setting("forced", {"elder": "the player left of the dealer", "dealer": "the dealer"})
+ROEM = setting("roem", {"auto": "counted by itself", "declared": "counts only when claimed"})
+STUK = setting("stuk", {"trick": "K+Q of trump in one trick", "held": "K+Q of trump in one player's hand"},
+               ("trick", "slag"), ("held", "hand"))
+LEVEL = setting("ai", {"easy": "", "normal": "", "hard": ""})
+LANGUAGE = setting("language", {"en": "", "nl": ""}, ("en", "english"), ("nl", "dutch"))
 # The duel takes the players by kind too; the levels are the same players under their table names.
 PLAYERS = (
     Choice("random", (), "any legal action"),

@@ -35,6 +35,7 @@ from bot.discord_app.messages import (
     away_message,
     bid_prompt,
     event_message,
+    expired_lobby_message,
     hand_draft,
     hand_result_message,
     lobby_message,
@@ -52,6 +53,7 @@ from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
 from bot.tables.events import (
     GameProgress,
     LobbyChanged,
+    LobbyExpired,
     SeatAway,
     SeatChange,
     SeatChanged,
@@ -78,7 +80,7 @@ class Announcer:
         self.service = service
         self.outbox = Outbox(delivery)
         self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
-        self.muted: dict[int, float] = {}  # channel id -> loop time until which nothing is sent there (a 403)
+        self.muted: dict[int, float] = {}  # table id -> loop time until which its thread gets nothing (a 403)
 
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
@@ -104,6 +106,9 @@ class Announcer:
         elif isinstance(event, TableStopped):
             self.queue_post(table, Payload(t("stopped", table.settings.language)))
             self.queue(table, partial(self.sync_lobby, table), "lobby")
+            self.retire(table)
+        elif isinstance(event, LobbyExpired):
+            self.queue(table, partial(self.sync_lobby, table, expired_lobby_message), "lobby")
             self.retire(table)
         elif isinstance(event, TableRestored) and table.status is TableStatus.PLAYING:
             self.queue_post(table, Payload(t("restored", table.settings.language)))
@@ -203,8 +208,15 @@ class Announcer:
         self.queue_hand(table, seat)
 
     async def post_lobby(self, table: Table) -> None:
-        """A lobby message for a table made without a slash command (a rematch), queued."""
-        self.queue(table, partial(self.open_lobby, table))
+        """A lobby message for a table made without a slash command (a rematch). Awaited, not queued: the
+        service opens the table only once its message exists (no game lock is held meanwhile)."""
+        if table.channel_id is None or table.lobby_message_id is not None:
+            return
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            table.lobby_message_id = await self.send(table, channel, lobby_message(table))
+        except (discord.HTTPException, Undelivered) as error:
+            log.warning("table %s: could not post the lobby: %s", table.id, error)
 
     def retire(self, table: Table) -> None:
         """The table is over: once its last messages are out, forget it."""
@@ -212,9 +224,7 @@ class Announcer:
 
     def forget(self, table: Table) -> None:
         self.roem_messages.pop(table.id, None)
-        for channel in (table.thread_id, table.channel_id):
-            if channel is not None:
-                self.muted.pop(channel, None)
+        self.muted.pop(table.id, None)
 
     # ------------------------------------------------------------ Discord requests (in the outbox's task)
 
@@ -231,27 +241,24 @@ class Announcer:
     async def save(self, table: Table) -> None:
         await self.service.save_discord(table)
 
-    def silenced(self, channel_id: int) -> bool:
-        until = self.muted.get(channel_id)
+    def silenced(self, table: Table) -> bool:
+        until = self.muted.get(table.id)
         if until is not None and asyncio.get_running_loop().time() >= until:
-            del self.muted[channel_id]
+            del self.muted[table.id]
             until = None
         return until is not None
 
-    def silence(self, table: Table, channel_id: int, error: discord.HTTPException) -> None:
-        """Discord refuses us in this channel (403): stop asking for a while, every refusal counts towards a
-        ban for invalid requests."""
+    def silence(self, table: Table, error: discord.HTTPException) -> None:
+        """Discord refuses us in the table's thread (403): stop asking for a while, every refusal counts
+        towards a ban for invalid requests."""
         pause = self.outbox.config.forbidden_pause
-        self.muted[channel_id] = asyncio.get_running_loop().time() + pause
-        log.warning("table %s: Discord refuses messages in channel %s (%s): none sent there for %.0f s",
-                    table.id, channel_id, error, pause)
+        self.muted[table.id] = asyncio.get_running_loop().time() + pause
+        log.warning("table %s: Discord refuses messages in its thread (%s): none sent there for %.0f s",
+                    table.id, error, pause)
 
-    async def send(self, table: Table, channel: discord.PartialMessageable, payload: Payload) -> int | None:
-        """Post ``payload`` pinging no one but its mention; the message id, or None when Discord refused it.
-        Raises ``Undelivered`` when Discord did not take it after every try."""
-        if self.silenced(channel.id):
-            payload.stop()
-            return None
+    async def send(self, table: Table, channel: discord.PartialMessageable, payload: Payload) -> int:
+        """Post ``payload`` pinging no one but its mention; the message id. Raises Discord's refusal, or
+        ``Undelivered`` when Discord did not take it after every try."""
         mentions = (discord.AllowedMentions(users=[discord.Object(payload.mention)]) if payload.mention
                     else discord.AllowedMentions.none())
         try:
@@ -259,25 +266,29 @@ class Announcer:
             message = await self.outbox.attempt(
                 lambda: channel.send(**ready.send_kwargs(), allowed_mentions=mentions),
                 f"table {table.id}: posting in {channel.id}")
-        except discord.Forbidden as error:
-            self.silence(table, channel.id, error)
-            return None
-        except discord.HTTPException as error:
-            log.warning("table %s: could not post in channel %s: %s", table.id, channel.id, error)
-            return None
         finally:
             payload.stop()
         return message.id
 
     async def post(self, table: Table, payload: Payload) -> int | None:
-        """Post in the table's thread (or its channel when there is no thread)."""
-        return await self.send(table, self.thread(table), payload)
+        """Post in the table's thread (or its channel when there is no thread); None when Discord refused.
+        Raises ``Undelivered`` when Discord did not take it after every try."""
+        if self.silenced(table):
+            payload.stop()
+            return None
+        try:
+            return await self.send(table, self.thread(table), payload)
+        except discord.Forbidden as error:
+            self.silence(table, error)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not post: %s", table.id, error)
+        return None
 
     async def edit(self, table: Table, message_id: int, payload: Payload | None) -> bool:
         """Edit a message in the table's thread (None: take its buttons away); False when Discord refused.
         Raises ``discord.NotFound`` for a deleted message and ``Undelivered`` when Discord did not answer."""
         channel = self.thread(table)
-        if self.silenced(channel.id):
+        if self.silenced(table):
             if payload is not None:
                 payload.stop()
             return False
@@ -290,7 +301,7 @@ class Announcer:
         except discord.NotFound:
             raise
         except discord.Forbidden as error:
-            self.silence(table, channel.id, error)
+            self.silence(table, error)
             return False
         except discord.HTTPException as error:
             log.info("table %s: could not edit message %s: %s", table.id, message_id, error)
@@ -320,20 +331,12 @@ class Announcer:
             del self.roem_messages[table.id]
             await self.take_buttons_away(table, roem[0])
 
-    async def open_lobby(self, table: Table) -> None:
-        if table.channel_id is None or table.lobby_message_id is not None:
-            return
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = await self.send(table, channel, lobby_message(table))
-        if message_id is not None:
-            table.lobby_message_id = message_id
-            await self.save(table)
-
-    async def sync_lobby(self, table: Table) -> None:
+    async def sync_lobby(self, table: Table, build: Callable[[Table], Payload] = lobby_message) -> None:
+        """The lobby message as the table is now (``build``: an expired lobby says so)."""
         if table.lobby_message_id is None or table.channel_id is None:
             return
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
-        payload = lobby_message(table)
+        payload = build(table)
         try:
             await self.outbox.attempt(lambda: message.edit(**payload.edit_kwargs()),
                                       f"table {table.id}: editing the lobby")

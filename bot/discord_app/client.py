@@ -18,12 +18,13 @@ from bot.discord_app.announcer import Announcer
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
 from bot.discord_app.handlers import handle_click
+from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
 from bot.store.sqlite import SqliteStore
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
-from bot.texts.catalog import COMMAND_TEXTS, Translator
+from bot.texts.catalog import COMMAND_TEXTS
 
 log = logging.getLogger(__name__)
 

@@ -22,6 +22,7 @@ class ConfigError(ValueError):
 
 
 MIN_TURN_TIME = 10.0  # seconds: the reminder comes at half time, and less would give nobody time to read
+MIN_LOBBY_TIMEOUT = 60.0  # seconds: less would close a lobby before people could read it and join
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,10 @@ VARIABLES: tuple[Variable, ...] = (
              f"seconds a player has per turn, at least {MIN_TURN_TIME:g} (a reminder at half time, then the AI "
              "plays the turn)"),
     Variable("KLAVERJAS_DEAL_PAUSE", "2", "seconds between the end of a hand and the next deal, 0 or more"),
-    Variable("KLAVERJAS_AI_WORKERS", "1", "worker processes for AI decisions and hints; 0 runs them in threads"),
+    Variable("KLAVERJAS_AI_WORKERS", "1",
+             "worker processes for AI decisions (hints have one more of their own); 0 runs them in threads"),
+    Variable("KLAVERJAS_LOBBY_TIMEOUT", "1800",
+             f"seconds a lobby waits for its host to start it, at least {MIN_LOBBY_TIMEOUT:g}; then it closes"),
 )
 
 
@@ -56,10 +60,12 @@ class BotConfig:
     ai_pause: float = 1.0
     turn_time: float = 120.0
     deal_pause: float = 2.0
-    ai_workers: int = 1  # processes for AI decisions and hints; 0 = threads in the bot's process
+    ai_workers: int = 1  # processes for AI decisions (hints: one more); 0 = threads in the bot's process
+    lobby_timeout: float = 1800.0
 
     def service_config(self) -> ServiceConfig:
-        return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time)
+        return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time,
+                             lobby_timeout=self.lobby_timeout)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -130,4 +136,5 @@ def load_config(env: Mapping[str, str] | None = None, dotenv: Path | None = Path
         turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, MIN_TURN_TIME),
         deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
         ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", 1),
+        lobby_timeout=_number(merged, "KLAVERJAS_LOBBY_TIMEOUT", 1800.0, MIN_LOBBY_TIMEOUT),
     )

@@ -31,7 +31,17 @@ from bot.discord_app.views import (
 )
 from bot.tables.events import SeatChange, SeatChanged
 from bot.tables.model import Actor, SeatKind, Table, TableSettings, TableStatus
-from bot.texts.catalog import action_text, explain_rules, seat_name, settings_line, suit_name, t, team_word
+from bot.texts.catalog import (
+    action_text,
+    explain_rules,
+    roem_text,
+    seat_name,
+    settings_line,
+    suit_name,
+    t,
+    team_word,
+)
+from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from engine.actions import Action, Call
 from engine.cards import SEATS, Card, Seat, Team
@@ -47,10 +57,9 @@ from engine.events import (
 )
 from engine.events import Event as EngineEvent
 from engine.game import Phase
-from engine.roem import describe_parts
 from engine.settings import Bidding
 from engine.view import SeatView
-from rendering import Theme, hand_order, render_hand, render_sheet, render_table, render_trick, theme_from
+from rendering import Theme, hand_order, render_hand, render_sheet, render_table, render_trick
 
 DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct messages
 
@@ -112,7 +121,7 @@ def names_of(table: Table) -> dict[Seat, str]:
 def theme_of(table: Table, *, public: bool = False) -> Theme:
     """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
     s = table.settings
-    return theme_from(s.felt, s.four_colour, s.language, neutral_teams=public)
+    return table_theme(s.felt, s.four_colour, s.language, neutral_teams=public)
 
 
 def public_view(table: Table) -> SeatView:
@@ -138,7 +147,7 @@ def lobby_text(table: Table) -> str:
     host = names[Seat.S] if table.seats[Seat.S].user_id == table.host_id \
         else next((i.name for i in table.seats if i.user_id == table.host_id), "?")
     lines = [t("lobby.title", lang, table=table.id, host=host),
-             f"{settings_line(table.rules, lang)} · AI: {table.settings.ai_level}"]
+             settings_line(table.rules, lang, table.settings.ai_level)]
     for seat in SEATS:
         info = table.seats[seat]
         who = names[seat] if info.kind is not SeatKind.EMPTY else t("lobby.empty", lang)
@@ -181,6 +190,11 @@ def lobby_message(table: Table) -> Payload:
         return Payload(lobby_text(table) + "\n" + t("lobby.stopped", lang))
     link = f"<#{table.thread_id}>" if table.thread_id else ""
     return Payload(lobby_text(table) + "\n" + t("lobby.started", lang, link=link))
+
+
+def expired_lobby_message(table: Table) -> Payload:
+    """The lobby nobody started in time: without buttons, saying so."""
+    return Payload(lobby_text(table) + "\n" + t("lobby.expired", table.settings.language))
 
 
 def thread_name(table: Table) -> str:
@@ -296,11 +310,11 @@ def event_message(table: Table, event: EngineEvent) -> Payload | None:
         return Payload(t("bid.trump", lang, name=names[event.player], suit=event.trump.symbol,
                          suit_name=suit_name(event.trump, lang), elder=names[elder]))
     if isinstance(event, StukScored):
-        return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None)))
+        return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None, lang)))
     if isinstance(event, RoemClaimed):
         key = "roem.claimed" if event.points else "roem.claimed_nothing"
         return Payload(t(key, lang, name=names[event.seat], points=event.points,
-                         team=team_word(event.seat.team, None)))
+                         team=team_word(event.seat.team, None, lang)))
     return None
 
 
@@ -327,7 +341,7 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
     view = None
     if event.roem:
         key = "trick.roem_claim" if event.needs_claim else "trick.roem"
-        lines.append(t(key, lang, parts=describe_parts(event.roem_parts), team=team_word(event.team, None)))
+        lines.append(t(key, lang, parts=roem_text(event.roem_parts, lang), team=team_word(event.team, None, lang)))
         if event.needs_claim and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
                                      for s in event.team.seats):
             view = view_of([RoemButton(table.id, table.version, lang)])
@@ -353,10 +367,10 @@ def hand_result_message(table: Table, event: HandSettled) -> Payload:
     if result.nat:
         own = result.points[playing] + result.roem[playing]
         other = result.points[playing.other] + result.roem[playing.other]
-        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None), own=own,
+        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None, lang), own=own,
                        other=other))
     if result.pit is not None:
-        lines.append(t("hand.pit", lang, team=team_word(result.pit, None), points=result.points[result.pit]))
+        lines.append(t("hand.pit", lang, team=team_word(result.pit, None, lang), points=result.points[result.pit]))
     if table.game.finished:
         return Payload("\n".join(lines))
     return Payload("\n".join(lines), filename="sheet.png", draw=sheet_drawing(table))
@@ -370,7 +384,8 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     if event.winner is None:
         text = t("match.draw", lang, ns=ns, ew=ew, hands=hands)
     else:
-        text = t("match.won", lang, team=team_word(event.winner, None), ns=ns, ew=ew, hands=hands)
+        text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
+                 hands=hands)
     return Payload(text, view_of([RematchButton(table.id, lang)]), filename="sheet.png", draw=sheet_drawing(table))
 
 
@@ -424,7 +439,7 @@ def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
         text = t("score.neutral", lang, ns=ns, ew=ew)
     else:
         team = seat.team
-        text = t("score.line", lang, team=team.name, other=team.other.name, we=game.totals[team],
-                 they=game.totals[team.other])
+        text = t("score.line", lang, team=team_word(team, None, lang), other=team_word(team.other, None, lang),
+                 we=game.totals[team], they=game.totals[team.other])
     image = sheet_drawing(table, seat.team if seat is not None else None)()
     return Payload(text, image=image, filename="sheet.png")

@@ -2,7 +2,8 @@
 
 The stored form maps 1:1 onto ``klaverjas-record/1`` (``engine.record.export_record``): a deal keeps
 its dealer and the four hands in card notation, a turn its suit, a call its record value, a card its
-notation, a claim its seat.
+notation, a claim its seat. A decline (the last trick's claim phase) keeps its seat
+too; records hold no declines.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.actions import Action, Call, Claim, Deal, TurnUp
+from engine.actions import Action, Call, Claim, Deal, Decline, TurnUp
 from engine.cards import SEATS, Card, Seat, Suit
 
 
@@ -27,6 +28,8 @@ def encode_action(action: Action) -> tuple[str, str]:
         return "turn", json.dumps(action.suit.letter)
     if isinstance(action, Claim):
         return "claim", json.dumps(action.seat.letter)
+    if isinstance(action, Decline):
+        return "decline", json.dumps(action.seat.letter)
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -43,4 +46,6 @@ def decode_action(kind: str, data: str) -> Action:
         return TurnUp(Suit.parse(value))
     if kind == "claim":
         return Claim(Seat.parse(value))
+    if kind == "decline":
+        return Decline(Seat.parse(value))
     raise ValueError(f"unknown stored action kind {kind!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -178,7 +179,8 @@ class SqliteStore:
                       guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
                       lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
                       prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
-                      rematch_id=row["rematch_id"], status=TableStatus(row["status"]), game=Game(settings.rules))
+                      rematch_id=row["rematch_id"], opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
+                      status=TableStatus(row["status"]), game=Game(settings.rules))
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():
                 table.seats[Seat.parse(seat_row["seat"])] = SeatInfo(
@@ -187,6 +189,24 @@ class SqliteStore:
                     seat_row["dm_channel_id"], seat_row["hand_message_id"], seat_row["pending_user_id"],
                     seat_row["pending_name"], Delivery(seat_row["pending_delivery"]))
         return table
+
+    async def delete_lobby(self, table_id: int) -> None:
+        """Remove a lobby that never got its message (its seats go with it); a started table is never removed."""
+        await self.db.execute("BEGIN")
+        try:
+            await self.db.execute("UPDATE tables SET rematch_id = NULL WHERE rematch_id = ?", (table_id,))
+            await self.db.execute("DELETE FROM tables WHERE id = ? AND status = 'lobby'", (table_id,))
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def table_in_thread(self, thread_id: int) -> int | None:
+        """The table whose thread this is, whatever its status."""
+        async with self.db.execute("SELECT id FROM tables WHERE thread_id = ? ORDER BY id LIMIT 1",
+                                   (thread_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row["id"]) if row is not None else None
 
     async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]:
         """Tables in the lobby or playing, with their actions, to rebuild after a restart."""

@@ -1,8 +1,9 @@
-"""What happens at a table without a click: deals and turned suits, AI turns, AI roem claims, and the
-turn timer that reminds a human and then lets the AI play for them.
+"""What happens at a table without a click: deals and turned suits, AI turns, AI roem claims, the turn
+timer that reminds a human and then lets the AI play for them, and the timers of a table's life: a
+lobby nobody starts expires, and a finished or stopped table leaves memory a while after its end.
 
-One driver task per running table, started afresh for every new state (``schedule``). Chance and AI
-choices are seeded by the table's seed and the position only, so a restarted bot plays on identically.
+One task per table, started afresh for every new state (``schedule``). Chance and AI choices are
+seeded by the table's seed and the position only, so a restarted bot plays on identically.
 
 A turn counts as missed only if its prompt reached the player. A front end that announces turns says so
 (``prompt_pending`` when it queues a turn's prompt, ``prompt_delivered`` once Discord took it); a turn
@@ -15,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.tables.events import SeatAway, SeatChange, SeatChanged, TurnReminder
-from bot.tables.model import Actor, SeatInfo, SeatKind, Table
+from bot.tables.events import LobbyExpired, SeatAway, SeatChange, SeatChanged, TurnReminder
+from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker
-from engine.actions import Action, Call, Claim, TurnUp
+from engine.actions import Action, Choice, Claim, TurnUp
 from engine.ai.players import Level
-from engine.cards import SEATS, Card, Seat
+from engine.cards import SEATS, Seat
 from engine.errors import IllegalActionError
 from engine.game import Phase, random_deal
 from engine.view import SeatView
@@ -35,7 +38,7 @@ log = logging.getLogger(__name__)
 
 MISSES_BEFORE_AWAY = 2
 
-ChooseFn = Callable[[Level, int, SeatView], Card | Call]
+ChooseFn = Callable[[Level, int, SeatView], Choice]
 
 
 @dataclass
@@ -43,6 +46,12 @@ class ServiceConfig:
     ai_pause: float = 1.0  # seconds before an AI acts, so people can follow
     deal_pause: float = 2.0  # seconds between a hand's end and the next deal
     turn_time: float = 120.0  # seconds a human has for a turn; reminded at half time
+    lobby_timeout: float = 1800.0  # seconds a lobby waits for its host to start it
+    # Seconds a finished or stopped table stays in memory, for the clicks and messages still under way
+    # about it (the store keeps it; a rematch reads it from there).
+    retire_after: float = 60.0
+    hint_cooldown: float = 10.0  # seconds between two hints for the same person
+    hint_queue: int = 8  # hints waiting for the hint worker at most; more are refused until it catches up
 
 
 class TableDriver:
@@ -57,23 +66,24 @@ class TableDriver:
     # ------------------------------------------------------------ tasks
 
     def schedule(self, table: Table) -> None:
-        """(Re)start the table's driver for the state it is in now."""
+        """(Re)start the table's task for the state it is in now: a lobby's expiry, the next step of a
+        game, or the eviction of a finished or stopped table."""
         if self._closed:
             return
         current = asyncio.current_task()
         old = table.task
         if old is not None and old is not current and not old.done() and not table.task_locked:
             old.cancel()
-        if not table.running:
-            table.task = None
-            return
-        table.task = asyncio.get_running_loop().create_task(self._drive(table, table.version),
-                                                            name=f"table-{table.id}")
-
-    def halt(self, table: Table) -> None:
-        """Stop the table's driver now, unless it is applying an action or is the caller."""
-        if table.task is not None and not table.task_locked and table.task is not asyncio.current_task():
-            table.task.cancel()
+        # What to run is chosen now, for this state; it starts only inside the task (a task cancelled
+        # before it ran leaves no coroutine behind).
+        step: Callable[[], Awaitable[None]]
+        if table.status is TableStatus.LOBBY:
+            step = functools.partial(self._expire_lobby, table)
+        elif table.running:
+            step = functools.partial(self._step, table, table.version)
+        else:
+            step = functools.partial(self._retire, table)
+        table.task = asyncio.get_running_loop().create_task(self._guarded(table, step), name=f"table-{table.id}")
 
     async def close(self) -> None:
         """Stop every driver task (the store keeps everything needed to continue)."""
@@ -126,13 +136,34 @@ class TableDriver:
 
     # ------------------------------------------------------------ one step per state
 
-    async def _drive(self, table: Table, version: int) -> None:
+    async def _guarded(self, table: Table, step: Callable[[], Awaitable[None]]) -> None:
         try:
-            await self._step(table, version)
+            await step()
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: driver failed", table.id)
+
+    # ------------------------------------------------------------ a table's life
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """Close the lobby once it has waited ``lobby_timeout`` since it opened (also across restarts)."""
+        await asyncio.sleep(max(0.0, table.opened_at + self.config.lobby_timeout - time.time()))
+        async with table.lock:
+            if table.status is not TableStatus.LOBBY:
+                return
+            table.task_locked = True
+            try:
+                table.status = TableStatus.STOPPED
+                await self.registry.save(table)
+                await self.registry.emit(LobbyExpired(table))
+            finally:
+                table.task_locked = False
+            self.schedule(table)
+
+    async def _retire(self, table: Table) -> None:
+        await asyncio.sleep(self.config.retire_after)
+        self.registry.evict(table)
 
     async def _step(self, table: Table, version: int) -> None:
         game = table.game
@@ -232,7 +263,7 @@ class TableDriver:
                 table.task_locked = False
             self.schedule(table)
 
-    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Card | Call, version: int) -> None:
+    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Choice, version: int) -> None:
         """The timer plays a human's turn; after too many misses in a row the AI keeps the seat. A turn whose
         prompt never reached the player is played too, but not counted."""
         assert info.user_id is not None
@@ -249,7 +280,7 @@ class TableDriver:
         if went_away:
             await self.registry.emit(SeatAway(table, seat, info.user_id))
 
-    async def _think(self, table: Table, seat: Seat, version: int) -> Card | Call:
+    async def _think(self, table: Table, seat: Seat, version: int) -> Choice:
         view = table.view(seat)
         level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else Level.HARD
         seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)

@@ -15,7 +15,11 @@ class ServiceErrorCode(StrEnum):
     BAD_SEAT = "bad_seat"
     BAD_SETTING = "bad_setting"
     CLAIM_OTHER_TEAM = "claim_other_team"
+    HINT_COOLDOWN = "hint_cooldown"
+    HINTS_BUSY = "hints_busy"
     HOST_CANNOT_LEAVE = "host_cannot_leave"
+    LOBBY_NOT_POSTED = "lobby_not_posted"
+    LOBBY_OPEN_HERE = "lobby_open_here"
     NO_AI_SEAT = "no_ai_seat"
     NO_HINT = "no_hint"
     NO_TABLE = "no_table"
@@ -36,6 +40,8 @@ class ServiceErrorCode(StrEnum):
     SEAT_TAKEN = "seat_taken"
     STALE = "stale"
     TABLE_FULL = "table_full"
+    TABLE_PLAYS_HERE = "table_plays_here"
+    THREAD_HAS_TABLE = "thread_has_table"
     WHICH_TABLE = "which_table"
 
 

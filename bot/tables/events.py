@@ -74,6 +74,13 @@ class TableStopped:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyExpired:
+    """Nobody started the lobby in time: it is closed (stopped) without a game."""
+
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
 class TableRestored:
     """The bot restarted and rebuilt this table from the store."""
 
@@ -81,5 +88,5 @@ class TableRestored:
 
 
 ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped
-                | TableRestored)
+                | LobbyExpired | TableRestored)
 Subscriber = Callable[[ServiceEvent], Awaitable[None]]

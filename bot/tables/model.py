@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -126,6 +127,7 @@ class Table:
     prompt_message_id: int | None = None  # the bidding buttons now in the thread
     prompt_version: int | None = None  # the version those buttons were made for
     rematch_id: int | None = None  # the table opened by Rematch after this one
+    opened_at: float = field(default_factory=time.time)  # wall clock, so a lobby's age survives a restart
     status: TableStatus = TableStatus.LOBBY
     seats: list[SeatInfo] = field(default_factory=lambda: [SeatInfo() for _ in SEATS])
     game: Game = field(default_factory=Game)
@@ -152,11 +154,20 @@ class Table:
         return self.status is TableStatus.PLAYING
 
     @property
+    def closed(self) -> bool:
+        return self.status in (TableStatus.FINISHED, TableStatus.STOPPED)
+
+    @property
     def between_hands(self) -> bool:
         """Before the deal, or dealt but with no bid and no card yet: a seat may change hands now."""
         hand = self.game.hand
         return self.game.phase is Phase.DEAL or (hand is not None and not hand.bids and not hand.plays
                                                  and self.game.phase is not Phase.PLAY)
+
+    @property
+    def host_name(self) -> str:
+        seat = self.seat_of(self.host_id)
+        return self.seats[seat].name if seat is not None else ""
 
     def seat_of(self, user_id: int) -> Seat | None:
         for seat in SEATS:

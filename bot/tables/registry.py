@@ -1,7 +1,11 @@
-"""The running tables: kept in memory and in the store, and told to the subscribers, in that order.
+"""The live tables: kept in memory and in the store, and told to the subscribers, in that order.
 
 Commands (``bot.tables.service``) and the driver (``bot.tables.driver``) both change tables through
-here; ``apply`` is the one way an action reaches a game.
+here; ``apply`` is the one way an action reaches a game, ``save`` the one way any other change is kept.
+
+Memory holds the tables in the lobby or playing, and finished or stopped ones only until the driver
+evicts them (the store keeps them). Indexes by thread, channel and seated user answer the lookups of
+every command without scanning all tables; ``save`` keeps them current.
 
 Subscribers hear of a change while the table's lock is still held, so they hear of a table's changes in
 the order they happened. They must only take note and return (the Discord announcer queues its messages
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
@@ -43,11 +48,31 @@ class Store(Protocol):
 
     async def load_table(self, table_id: int) -> Table | None: ...
 
+    async def delete_lobby(self, table_id: int) -> None: ...
+
+    async def table_in_thread(self, thread_id: int) -> int | None: ...
+
+
+LIVE = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class _Keys:
+    """Where one table is indexed, so re-indexing removes exactly the old entries."""
+
+    thread_id: int | None
+    channel_id: int | None  # only while the table is live
+    users: frozenset[int]  # seated humans, only while the table is live
+
 
 class TableRegistry:
     def __init__(self, store: Store | None) -> None:
         self.store = store
         self.tables: dict[int, Table] = {}
+        self._by_thread: dict[int, int] = {}
+        self._by_channel: dict[int, set[int]] = {}
+        self._by_user: dict[int, set[int]] = {}
+        self._keys: dict[int, _Keys] = {}
         self._subscribers: list[Subscriber] = []
         self._next_id = 1
         # The store has one connection and writes BEGIN/COMMIT itself: its transactions must not interleave
@@ -88,11 +113,73 @@ class TableRegistry:
     def add(self, table: Table) -> None:
         self._next_id = max(self._next_id, table.id + 1)
         self.tables[table.id] = table
+        self.reindex(table)
+
+    def evict(self, table: Table) -> None:
+        """Forget a table in memory (the store keeps it)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._unindex(table.id)
+
+    async def discard(self, table: Table) -> None:
+        """A lobby that never got its message: gone from memory and from the store."""
+        self.evict(table)
+        if self.store is not None:
+            async with self._writing:
+                await self.store.delete_lobby(table.id)
 
     async def save(self, table: Table) -> None:
+        self.reindex(table)
         if self.store is not None:
             async with self._writing:
                 await self.store.save_table(table)
+
+    # ------------------------------------------------------------ indexes
+
+    def reindex(self, table: Table) -> None:
+        """Index the table as it is now: its thread, and while it is live its channel and seated humans."""
+        if self.tables.get(table.id) is not table:
+            return  # evicted (or never kept): a late save must not bring it back
+        live = table.status in LIVE
+        keys = _Keys(table.thread_id, table.channel_id if live else None,
+                     frozenset(info.user_id for _, info in table.humans() if info.user_id is not None and live))
+        if self._keys.get(table.id) == keys:
+            return
+        self._unindex(table.id)
+        self._keys[table.id] = keys
+        if keys.thread_id is not None:
+            self._by_thread[keys.thread_id] = table.id
+        if keys.channel_id is not None:
+            self._by_channel.setdefault(keys.channel_id, set()).add(table.id)
+        for user_id in keys.users:
+            self._by_user.setdefault(user_id, set()).add(table.id)
+
+    def _unindex(self, table_id: int) -> None:
+        keys = self._keys.pop(table_id, None)
+        if keys is None:
+            return
+        if keys.thread_id is not None and self._by_thread.get(keys.thread_id) == table_id:
+            del self._by_thread[keys.thread_id]
+        if keys.channel_id is not None:
+            _drop(self._by_channel, keys.channel_id, table_id)
+        for user_id in keys.users:
+            _drop(self._by_user, user_id, table_id)
+
+    def in_thread(self, thread_id: int) -> Table | None:
+        table_id = self._by_thread.get(thread_id)
+        return self.tables[table_id] if table_id is not None else None
+
+    def live_in_channel(self, channel_id: int) -> list[Table]:
+        """The tables in the lobby or playing that were opened in this channel."""
+        return [self.tables[i] for i in sorted(self._by_channel.get(channel_id, ()))]
+
+    def live_of_user(self, user_id: int) -> list[Table]:
+        """The tables in the lobby or playing where this user sits."""
+        return [self.tables[i] for i in sorted(self._by_user.get(user_id, ()))]
+
+    def index_sizes(self) -> tuple[int, int, int]:
+        """How many threads, channels and users are indexed (tests check nothing is left behind)."""
+        return len(self._by_thread), len(self._by_channel), len(self._by_user)
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
                     user_id: int | None) -> GameProgress:
@@ -115,6 +202,14 @@ class TableRegistry:
         progress = GameProgress(table, table.version, seat, action, actor, tuple(events))
         await self.emit(progress)
         return progress
+
+
+def _drop(index: dict[int, set[int]], key: int, table_id: int) -> None:
+    ids = index.get(key)
+    if ids is not None:
+        ids.discard(table_id)
+        if not ids:
+            del index[key]
 
 
 def replay(rules: Rules, actions: Sequence[Action]) -> Game:

@@ -8,8 +8,12 @@ happens without a click (chance, AI players, turn timers) is ``bot.tables.driver
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import math
 import random
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from bot.tables.driver import ChooseFn, ServiceConfig, TableDriver
 from bot.tables.errors import ServiceError, ServiceErrorCode
@@ -33,7 +37,10 @@ from engine.errors import ErrorCode, NotYourTurnError
 from engine.game import Game
 from engine.view import SeatView
 
-__all__ = ["ServiceConfig", "TableService"]  # what a front end builds and configures
+__all__ = ["PostLobby", "ServiceConfig", "TableService"]  # what a front end builds and configures
+
+# Posts a new table's lobby message and returns its id; raises when it could not be posted.
+PostLobby = Callable[[Table], Awaitable[int]]
 
 
 class TableService:
@@ -44,6 +51,9 @@ class TableService:
                                   choose)
         # Each table's seed (deals, AI choices); replaceable so tests can repeat a table exactly.
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(1 << 62)
+        self.clock: Callable[[], float] = time.monotonic  # for the hint cooldown; tests move it by hand
+        self._hinted: dict[int, float] = {}  # user id -> when their last hint was asked
+        self._opening = _KeyedLocks()  # by channel: held while a lobby opens there
 
     # ------------------------------------------------------------ plumbing
 
@@ -66,12 +76,19 @@ class TableService:
         await self.driver.idle(timeout)
 
     async def restore(self) -> list[Table]:
-        """Rebuild every running table from the store by replaying its actions."""
+        """Rebuild every lobby and running table from the store by replaying its actions.
+
+        A lobby whose message was never posted (the bot stopped, or Discord refused, in between) is
+        dropped: nobody can see or join it. A lobby past its time expires right away.
+        """
         store = self.registry.store
         if store is None:
             return []
         restored: list[Table] = []
         for table, actions in await store.load_running():
+            if table.status is TableStatus.LOBBY and table.lobby_message_id is None:
+                await store.delete_lobby(table.id)
+                continue
             table.game = replay(table.rules, [action for action, _ in actions])
             table.actors = [actor for _, actor in actions]
             self.registry.add(table)
@@ -85,15 +102,53 @@ class TableService:
 
     async def create_table(self, *, host_id: int, host_name: str, settings: TableSettings,
                            guild_id: int | None = None, channel_id: int | None = None,
-                           seed: int | None = None, delivery: Delivery = Delivery.DM) -> Table:
-        seed = seed if seed is not None else self.new_seed()
-        table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id, channel_id=channel_id,
-                      game=Game(settings.rules))
-        # The host sits South, as in the storyboard; partners sit opposite.
-        table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name, delivery=delivery)
-        await self.registry.register(table)
-        await self.registry.emit(LobbyChanged(table))
+                           seed: int | None = None, delivery: Delivery = Delivery.DM,
+                           post: PostLobby | None = None) -> Table:
+        """Open a lobby in ``channel_id``: one table per thread, one open lobby per channel.
+
+        With ``post`` the table exists only once its lobby message does: when posting fails the table is
+        deleted again and the error raised.
+        """
+        async with self._opening.hold(channel_id):
+            await self._check_can_open(channel_id)
+            seed = seed if seed is not None else self.new_seed()
+            table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id,
+                          channel_id=channel_id, game=Game(settings.rules))
+            # The host sits South, as in the storyboard; partners sit opposite.
+            table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name, delivery=delivery)
+            await self.registry.register(table)
+            await self._publish(table, post)
         return table
+
+    async def _check_can_open(self, channel_id: int | None) -> None:
+        """Refuse a new lobby where it would be a second table: in a table's thread (also one that ended),
+        in a channel where a game plays without a thread of its own, or next to an open lobby."""
+        if channel_id is None:
+            return
+        in_thread = self.registry.in_thread(channel_id)
+        store = self.registry.store
+        owner = in_thread.id if in_thread is not None else (
+            await store.table_in_thread(channel_id) if store is not None else None)
+        if owner is not None:
+            raise ServiceError(ServiceErrorCode.THREAD_HAS_TABLE, {"table": owner})
+        for table in self.registry.live_in_channel(channel_id):
+            if table.status is TableStatus.LOBBY:
+                raise ServiceError(ServiceErrorCode.LOBBY_OPEN_HERE, {"table": table.id, "host": table.host_name})
+            if table.thread_id is None:
+                raise ServiceError(ServiceErrorCode.TABLE_PLAYS_HERE, {"table": table.id})
+
+    async def _publish(self, table: Table, post: PostLobby | None) -> None:
+        """Post the new lobby (deleting it again if that fails), then start its expiry timer."""
+        if post is None:
+            await self.registry.emit(LobbyChanged(table))
+        else:
+            try:
+                table.lobby_message_id = await post(table)
+            except BaseException:
+                await self.registry.discard(table)
+                raise
+            await self.registry.save(table)
+        self.driver.schedule(table)
 
     async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
                    delivery: Delivery = Delivery.DM) -> Seat:
@@ -299,38 +354,53 @@ class TableService:
             self.driver.schedule(table)
             return seat, now
 
-    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+    async def rematch(self, table_id: int, user_id: int, name: str, post: PostLobby | None = None) -> Table:
         """After a match: a new table in the lobby with the same seats and settings; the clicker hosts it.
 
-        Only once per match: a second click is told which table the rematch is.
+        Once per match: a second click is told which table the rematch is, unless that one was stopped
+        (or expired) meanwhile. The match may have left memory already: then it is read from the store.
+        ``post`` as for ``create_table``; the lobby opens in the match's channel, as any other lobby.
         """
+        channel_id = (await self._table_anywhere(table_id)).channel_id
+        async with self._opening.hold(channel_id):
+            table = await self._table_anywhere(table_id)  # again: another click may have changed it meanwhile
+            async with table.lock:
+                if table.status is not TableStatus.FINISHED:
+                    raise ServiceError(ServiceErrorCode.NOT_FINISHED)
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise ServiceError(ServiceErrorCode.NOT_SEATED)
+                if table.rematch_id is not None and await self._status_of(table.rematch_id) not in (
+                        None, TableStatus.STOPPED):
+                    raise ServiceError(ServiceErrorCode.REMATCH_EXISTS, {"table": table.rematch_id})
+                await self._check_can_open(channel_id)
+                seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
+                                  dm_channel_id=info.dm_channel_id) for info in table.seats]
+                new = Table(id=0, host_id=user_id, settings=table.settings, seed=self.new_seed(),
+                            guild_id=table.guild_id, channel_id=channel_id, seats=seats,
+                            game=Game(table.settings.rules))
+                new.seats[seat].name = name
+                await self.registry.register(new)
+                await self._publish(new, post)
+                table.rematch_id = new.id
+                await self.registry.save(table)
+        return new
+
+    async def _table_anywhere(self, table_id: int) -> Table:
+        """A table from memory, else (not kept there) from the store."""
         table = self.tables.get(table_id)
         store = self.registry.store
         if table is None and store is not None:
             table = await store.load_table(table_id)
-            if table is not None:
-                self.registry.add(table)
         if table is None:
             raise ServiceError(ServiceErrorCode.NO_TABLE, {"table": table_id})
-        async with table.lock:
-            if table.status is not TableStatus.FINISHED:
-                raise ServiceError(ServiceErrorCode.NOT_FINISHED)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise ServiceError(ServiceErrorCode.NOT_SEATED)
-            if table.rematch_id is not None:
-                raise ServiceError(ServiceErrorCode.REMATCH_EXISTS, {"table": table.rematch_id})
-            seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
-                              dm_channel_id=info.dm_channel_id) for info in table.seats]
-            new = Table(id=0, host_id=user_id, settings=table.settings, seed=self.new_seed(),
-                        guild_id=table.guild_id, channel_id=table.channel_id, seats=seats,
-                        game=Game(table.settings.rules))
-            new.seats[seat].name = name
-            await self.registry.register(new)
-            table.rematch_id = new.id
-            await self.registry.save(table)
-        await self.registry.emit(LobbyChanged(new))
-        return new
+        return table
+
+    async def _status_of(self, table_id: int) -> TableStatus | None:
+        try:
+            return (await self._table_anywhere(table_id)).status
+        except ServiceError:
+            return None
 
     async def stop(self, table_id: int, user_id: int, *, can_manage: bool = False) -> bool:
         """The host or a moderator stops at once; other humans vote, and a majority stops it.
@@ -350,7 +420,7 @@ class TableService:
                     return False
             table.status = TableStatus.STOPPED
             await self.registry.save(table)
-            self.driver.halt(table)
+            self.driver.schedule(table)  # stops the game's driver; the table leaves memory a while later
             await self.registry.emit(TableStopped(table, user_id))
             return True
 
@@ -364,9 +434,8 @@ class TableService:
         return table, seat, table.view(seat)
 
     def find_user_table(self, user_id: int, channel_id: int | None = None) -> Table:
-        """The running table where this user sits, preferring the one in ``channel_id`` (a thread)."""
-        candidates = [t for t in self.tables.values()
-                      if t.status in (TableStatus.PLAYING, TableStatus.LOBBY) and t.seat_of(user_id) is not None]
+        """The live table where this user sits, preferring the one in ``channel_id`` (a thread)."""
+        candidates = [t for t in self.registry.live_of_user(user_id) if t.seat_of(user_id) is not None]
         for table in candidates:
             if channel_id is not None and channel_id in (table.thread_id, table.channel_id):
                 return table
@@ -377,12 +446,65 @@ class TableService:
         raise ServiceError(ServiceErrorCode.WHICH_TABLE)
 
     def table_in_channel(self, channel_id: int | None) -> Table | None:
-        for table in self.tables.values():
-            if channel_id is not None and table.thread_id == channel_id:
-                return table
-        return None
+        """The table whose thread this is (while it is in memory)."""
+        return self.registry.in_thread(channel_id) if channel_id is not None else None
+
+    def lobby_in_channel(self, channel_id: int | None) -> Table | None:
+        """The open lobby of this channel (there is at most one)."""
+        if channel_id is None:
+            return None
+        return next((t for t in self.registry.live_in_channel(channel_id) if t.status is TableStatus.LOBBY), None)
 
     def table_here(self, user_id: int, channel_id: int | None) -> Table:
         """The table of this thread, else the table where the user sits (for commands anyone may use)."""
         table = self.table_in_channel(channel_id)
         return table if table is not None else self.find_user_table(user_id, channel_id)
+
+    # ------------------------------------------------------------ hints
+
+    def hint_view(self, table_id: int, user_id: int) -> SeatView:
+        """What the strong player is asked about for this user's hint; starts their cooldown.
+
+        Refused when it is not their turn, when their last hint was under ``hint_cooldown`` seconds ago,
+        and when the hint worker has a full queue already (AI moves never wait for hints: their worker
+        is another).
+        """
+        _table, _seat, view = self.view_for(table_id, user_id)
+        if not view.my_turn or not view.legal:
+            raise ServiceError(ServiceErrorCode.NO_HINT)
+        config = self.driver.config
+        now = self.clock()
+        last = self._hinted.get(user_id)
+        if last is not None and now - last < config.hint_cooldown:
+            raise ServiceError(ServiceErrorCode.HINT_COOLDOWN,
+                               {"seconds": math.ceil(config.hint_cooldown - (now - last))})
+        if self.driver.thinker.hints_waiting >= config.hint_queue:
+            raise ServiceError(ServiceErrorCode.HINTS_BUSY)
+        # Only the cooldowns still running are kept: the map stays as small as the people hinting now.
+        self._hinted = {user: at for user, at in self._hinted.items() if now - at < config.hint_cooldown}
+        self._hinted[user_id] = now
+        return view
+
+
+class _KeyedLocks:
+    """One lock per key, kept only while someone holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int | None, tuple[asyncio.Lock, int]] = {}  # key -> (lock, holders and waiters)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: int | None) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)

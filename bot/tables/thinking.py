@@ -5,6 +5,9 @@ event loop for hundreds of milliseconds. With ``workers > 0`` decisions run in a
 (multiprocessing context "forkserver": a parent with threads cannot hand locked locks to a child), each
 worker compiled once at start by ``engine.ai.pimc.warm_up``. ``workers == 0`` uses threads (tests).
 
+Hints have a worker of their own (one more process, or one more thread), so however many people ask
+for hints, no AI move at any table waits behind one.
+
 A player is built in the worker from (level, seed) for every decision, and only the ``SeatView`` (plain
 picklable dataclasses) crosses the process boundary, so the choice is the same wherever it runs.
 """
@@ -21,11 +24,11 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.texts.catalog import hint_text
 from bot.texts.language import Language
-from engine.actions import Call
+from engine.actions import Choice
 from engine.ai.hints import hint
 from engine.ai.players import Level, make_player
-from engine.cards import Card
 from engine.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -53,71 +56,111 @@ def _ping() -> int:
     return os.getpid()
 
 
-def choose_action(level: Level, seed: int, view: SeatView) -> Card | Call:
+def choose_action(level: Level, seed: int, view: SeatView) -> Choice:
     """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
     return make_player(level, seed).choose(view)
 
 
 def hint_message(view: SeatView, lang: Language) -> str:
     """The strong player's choice for ``view`` and its reason, in ``lang``."""
-    return hint(view).message(lang)
+    return hint_text(hint(view), lang)
+
+
+class Lane:
+    """One queue of jobs and its workers: ``workers`` processes, or one thread when ``workers == 0``."""
+
+    def __init__(self, name: str, workers: int, warm: bool) -> None:
+        self.name = name
+        self.workers = workers
+        self.warm = warm
+        self._executor: concurrent.futures.Executor | None = None
+
+    @property
+    def pool(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        """The process pool (None for a thread lane)."""
+        executor = self.executor
+        return executor if isinstance(executor, concurrent.futures.ProcessPoolExecutor) else None
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            if self.workers:
+                method = "spawn" if sys.platform == "darwin" else "forkserver"
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker,
+                    initargs=(self.warm,))
+            else:
+                self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"ai-{self.name}")
+        return self._executor
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        executor = self.executor
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and ask once more.
+            log.error("an AI worker (%s) died; restarting the %s workers", self.name, self.name)
+            if self._executor is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+            return await loop.run_in_executor(self.executor, fn, *args)
+
+    async def start(self) -> None:
+        """Start and warm every worker process, without blocking the loop."""
+        pool = self.pool
+        if pool is None:
+            return
+        loop = asyncio.get_running_loop()
+        # One job per worker makes the pool start them all; each runs the warm-up in its initializer.
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
+        log.info("AI %s workers ready: %s", self.name, ", ".join(str(p) for p in sorted(set(pids))))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 class Thinker:
-    """Runs AI decisions and hints in a process pool (``workers > 0``) or in threads (``workers == 0``)."""
+    """Runs AI decisions (``workers`` processes, or a thread when 0) and hints (their own process or thread)."""
 
     def __init__(self, workers: int = 0, *, warm: bool = True) -> None:
         if workers < 0:
             raise ValueError("workers must be 0 (threads) or more")
         self.workers = workers
         self.warm = warm
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.moves = Lane("moves", workers, warm)
+        self.hints = Lane("hints", 1 if workers else 0, warm)
+        self.hints_waiting = 0  # hints asked and not answered yet
 
     @property
     def pool(self) -> concurrent.futures.ProcessPoolExecutor | None:
-        if self.workers and self._pool is None:
-            method = "spawn" if sys.platform == "darwin" else "forkserver"
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker,
-                initargs=(self.warm,))
-        return self._pool
+        return self.moves.pool
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        pool = self.pool
-        if pool is None:
-            return await asyncio.to_thread(fn, *args)
-        try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-        except concurrent.futures.process.BrokenProcessPool:
-            # A worker died (killed, out of memory): start a fresh pool and ask once more.
-            log.error("an AI worker died; restarting the AI workers")
-            if self._pool is pool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-            fresh = self.pool
-            assert fresh is not None
-            return await asyncio.get_running_loop().run_in_executor(fresh, fn, *args)
+        """``fn(*args)`` on the AI moves' workers."""
+        return await self.moves.run(fn, *args)
 
-    async def choose(self, level: Level, seed: int, view: SeatView) -> Card | Call:
-        return await self.run(choose_action, level, seed, view)
+    async def choose(self, level: Level, seed: int, view: SeatView) -> Choice:
+        return await self.moves.run(choose_action, level, seed, view)
 
     async def hint(self, view: SeatView, lang: Language) -> str:
-        return await self.run(hint_message, view, lang)
+        self.hints_waiting += 1
+        try:
+            return await self.hints.run(hint_message, view, lang)
+        finally:
+            self.hints_waiting -= 1
 
     async def start(self) -> None:
         """Start and warm every worker (or warm this process for threads), without blocking the loop."""
         if not self.warm:
             return
-        pool = self.pool
-        if pool is None:
+        if not self.workers:
             await asyncio.to_thread(warm_up)
             return
-        loop = asyncio.get_running_loop()
-        # One job per worker makes the pool start them all; each runs the warm-up in its initializer.
-        pids = await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
-        log.info("AI workers ready: %s", ", ".join(str(p) for p in sorted(set(pids))))
+        await asyncio.gather(self.moves.start(), self.hints.start())
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.moves.close()
+        self.hints.close()

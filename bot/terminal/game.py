@@ -1,22 +1,45 @@
 """``klaverjas play``: a match in the terminal. You sit South with three AI players.
 
 Input and output are injectable (``ask`` returns a line for a prompt, ``say`` prints a line), so a
-test drives a whole scripted game. Ctrl-C or end of input leaves with a goodbye and exit status 0.
+test drives a whole scripted game. Ctrl-C or end of input leaves with a goodbye and exit status 0;
+``--record FILE`` then (and at the match's end) writes the match's klaverjas-record/1 to FILE.
+Every word comes from ``bot.texts`` in the table's language (``--lang nl``: Dutch words and cards).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections.abc import Callable
 from itertools import groupby
 
-from bot.texts.catalog import illegal_text, settings_line
-from engine.actions import CALLS, Call, Claim
+from bot.texts.catalog import (
+    TEXTS,
+    call_text,
+    card_text,
+    hint_text,
+    illegal_text,
+    parse_call_text,
+    parse_card_text,
+    parse_setting_value,
+    roem_text,
+    seat_name,
+    setting_value,
+    settings_line,
+    suit_letter,
+    suit_name,
+    t,
+    team_word,
+)
+from bot.texts.language import Language
+from engine import rulebook
+from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
-from engine.ai.hints import Hint, hint, strong_player
-from engine.ai.players import LEVELS, UnknownPlayerError, make_player
-from engine.cards import SEATS, Card, Rank, Seat, Suit, Team
+from engine.ai.claims import claim_for
+from engine.ai.hints import hint, strong_player
+from engine.ai.players import LEVELS, Level, UnknownPlayerError, make_player
+from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.events import (
     BidMade,
@@ -34,7 +57,7 @@ from engine.events import (
 )
 from engine.game import Game, Phase
 from engine.order import sort_cards
-from engine.roem import RoemKind, RoemPart, describe_parts
+from engine.record import export_record
 from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
@@ -42,125 +65,8 @@ Ask = Callable[[str], str]
 Say = Callable[[str], None]
 HUMAN = Seat.S
 
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "welcome": "Klaverjas: you sit South; North is your partner. {rules}",
-        "auto": "Klaverjas: four AI players ({level}). {rules}",
-        "help": "Type a number or a card (JH, 10h) to play, pass/play or a suit (C D H S) to bid, "
-                "? for a hint, q to quit.",
-        "hand": "Hand {n}{of}, dealer: {dealer}.",
-        "your_hand": "Your hand (* = you may play it):",
-        "hand_of": "{seat}: {cards}",
-        "turned": "Turned: {suit}",
-        "bid": "{seat}: {call}",
-        "pass": "pass",
-        "play": "play",
-        "trump": "{seat} {plays} {suit} as trump{forced}. {elder} to lead.",
-        "plays_verb": "plays",
-        "plays_verb_you": "play",
-        "forced": " (forced)",
-        "card": "  {seat}: {card}",
-        "table": "On the table: {cards}",
-        "trick": "Trick {n}: {winner} {wins} with {card}, {points} points.",
-        "wins_verb": "wins",
-        "wins_verb_you": "win",
-        "roem": "  Roem: {parts} for {team}.",
-        "roem_claim": "  Roem in this trick: {parts}. Declared roem counts only when claimed.",
-        "claim_ask": "Claim the roem ({parts})? [y/n]: ",
-        "claimed": "  {seat} claims roem: {points}.",
-        "stuk": "  {seat}: stuk, 20 roem for {team}.",
-        "status": "Trump {trump} ({player} plays) · trick {n}/8 · Wij {we} – Zij {they}",
-        "bid_status": "{elder} to call first.",
-        "call_prompt": "Your call {choices}: ",
-        "card_prompt": "Your card (number or card) [{numbers}]: ",
-        "hint": "Hint: {text}",
-        "settled_made": "Hand {n}: Wij {we} — Zij {they}. {player} made it ({pp} points + {pr} roem against "
-                        "{dp} + {dr}).",
-        "settled_nat": "Hand {n}: Wij {we} — Zij {they}. {player} is NAT ({pp} points + {pr} roem against "
-                       "{dp} + {dr}).",
-        "pit": "PIT for {team}! 100 roem extra.",
-        "sheet": "Score sheet:",
-        "total": "total",
-        "nat": "nat",
-        "pit_mark": "pit",
-        "won": "{team} win {a} – {b} after {n} hands.",
-        "draw": "A draw: {a} – {b} after {n} hands.",
-        "bye": "Goodbye!",
-        "bad_input": "Not understood: {text!r}. Type a card number from the list, or a card like JH or 10h.",
-        "bad_call": "Not a call here: {text!r}. Choose one of: {choices}.",
-        "bad_number": "No card number {text} here: use one of {numbers}.",
-        "not_held": "You do not hold {card}.",
-        "level_fallback": "The {level} player is not available; playing against level normal.",
-        "you": "You",
-        "wij": "Wij",
-        "zij": "Zij",
-    },
-    "nl": {
-        "welcome": "Klaverjassen: jij zit Zuid; Noord is je maat. {rules}",
-        "auto": "Klaverjassen: vier AI-spelers ({level}). {rules}",
-        "help": "Typ een nummer of een kaart (JH, 10h) om te spelen, pas/speel of een kleur (C D H S) "
-                "om te bieden, ? voor een tip, q om te stoppen.",
-        "hand": "Spel {n}{of}, deler: {dealer}.",
-        "your_hand": "Je kaarten (* = speelbaar):",
-        "hand_of": "{seat}: {cards}",
-        "turned": "Gedraaid: {suit}",
-        "bid": "{seat}: {call}",
-        "pass": "pas",
-        "play": "speel",
-        "trump": "{seat} {plays} {suit} als troef{forced}. {elder} komt uit.",
-        "plays_verb": "speelt",
-        "plays_verb_you": "speelt",
-        "forced": " (verplicht)",
-        "card": "  {seat}: {card}",
-        "table": "Op tafel: {cards}",
-        "trick": "Slag {n}: {winner} {wins} met {card}, {points} punten.",
-        "wins_verb": "wint",
-        "wins_verb_you": "wint",
-        "roem": "  Roem: {parts} voor {team}.",
-        "roem_claim": "  Roem in deze slag: {parts}. Roem telt alleen als je hem meldt.",
-        "claim_ask": "Roem melden ({parts})? [j/n]: ",
-        "claimed": "  {seat} meldt roem: {points}.",
-        "stuk": "  {seat}: stuk, 20 roem voor {team}.",
-        "status": "Troef {trump} ({player} speelt) · slag {n}/8 · Wij {we} – Zij {they}",
-        "bid_status": "{elder} mag als eerste bieden.",
-        "call_prompt": "Jouw keuze {choices}: ",
-        "card_prompt": "Jouw kaart (nummer of kaart) [{numbers}]: ",
-        "hint": "Tip: {text}",
-        "settled_made": "Spel {n}: Wij {we} — Zij {they}. {player} haalt het ({pp} punten + {pr} roem tegen "
-                        "{dp} + {dr}).",
-        "settled_nat": "Spel {n}: Wij {we} — Zij {they}. {player} is NAT ({pp} punten + {pr} roem tegen "
-                       "{dp} + {dr}).",
-        "pit": "PIT voor {team}! 100 roem extra.",
-        "sheet": "Scoreblad:",
-        "total": "totaal",
-        "nat": "nat",
-        "pit_mark": "pit",
-        "won": "{team} winnen met {a} – {b} na {n} spellen.",
-        "draw": "Gelijkspel: {a} – {b} na {n} spellen.",
-        "bye": "Tot ziens!",
-        "bad_input": "Niet begrepen: {text!r}. Typ het nummer van een kaart of een kaart zoals JH of 10h.",
-        "bad_call": "Dat kan hier niet: {text!r}. Kies uit: {choices}.",
-        "bad_number": "Geen kaart met nummer {text}: kies uit {numbers}.",
-        "not_held": "Je hebt {card} niet.",
-        "level_fallback": "De speler {level} is er niet; je speelt tegen niveau normal.",
-        "you": "Jij",
-        "wij": "Wij",
-        "zij": "Zij",
-    },
-}
-SEAT_NAMES = {"en": ("North", "East", "South", "West"), "nl": ("Noord", "Oost", "Zuid", "West")}
-SUIT_WORDS = {"en": ("clubs", "diamonds", "hearts", "spades"), "nl": ("klaveren", "ruiten", "harten", "schoppen")}
-# Words accepted for calls besides the notation (pass, play, C D H S).
-CALL_WORDS: dict[str, Call] = {
-    "pas": Call.PASS, "p": Call.PASS, "speel": Call.PLAY, "spelen": Call.PLAY,
-    "klaver": Call.C, "klaveren": Call.C, "clubs": Call.C, "♣": Call.C,
-    "ruiten": Call.D, "diamonds": Call.D, "♦": Call.D,
-    "harten": Call.H, "hearts": Call.H, "♥": Call.H,
-    "schoppen": Call.S, "spades": Call.S, "♠": Call.S,
-}
-FOUR_NL = {Rank.TEN: "vier tienen", Rank.JACK: "vier boeren", Rank.QUEEN: "vier vrouwen", Rank.KING: "vier heren",
-           Rank.ACE: "vier azen"}
 QUIT_WORDS = ("q", "quit", "exit", "stop", "stoppen")
+CLAIM_WORDS = ("r", "roem")
 HINT_WORDS = ("?", "hint", "tip")
 
 
@@ -173,15 +79,16 @@ class Table:
         self.args = args
         self.ask = ask
         self.say = say
-        self.lang = "nl" if str(getattr(args, "lang", "en")).lower().startswith("nl") else "en"
-        self.t = TEXTS[self.lang]
+        self.lang = Language.of(str(getattr(args, "lang", "en")))
         self.auto = bool(getattr(args, "auto", False))
         self.show_hints = bool(getattr(args, "hint", False))
         self.rules = build_rules(args)
         seed = getattr(args, "seed", None)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         self.rng = random.Random(self.seed)
-        self.level = str(getattr(args, "level", "hard")).lower()
+        level = str(getattr(args, "level", "hard"))
+        # Levels in either language (moeilijk = hard); the AI's own kinds (random, pimc) as they are.
+        self.level = parse_setting_value("ai", level) or level.strip().lower()
         self.players: dict[Seat, Player] = {}
         self.hint_player: Player | None = None
         self.game = Game(self.rules)
@@ -198,50 +105,55 @@ class Table:
                 self.players[seat] = make_player(self.level, self.seed * 4 + seat)
             except UnknownPlayerError:
                 if seat is SEATS[0] or (seat is Seat.E and not self.players):
-                    self.say(self.t["level_fallback"].format(level=self.level))
-                self.level = "normal"
-                self.players[seat] = make_player("normal", self.seed * 4 + seat)
+                    self.say(self.text("level_fallback", level=self.level_name(self.level),
+                                       normal=self.level_name(Level.NORMAL)))
+                self.level = Level.NORMAL.value
+                self.players[seat] = make_player(self.level, self.seed * 4 + seat)
         if self.show_hints and not self.auto:
             self.hint_player = strong_player(self.seed)
 
     # ----------------------------------------------------------------- naming
 
+    def text(self, key: str, **params: object) -> str:
+        """A terminal text (``terminal.<key>``) of the catalog in the table's language."""
+        return t(f"terminal.{key}", self.lang, **params)
+
     def seat_name(self, seat: Seat) -> str:
         if seat is HUMAN and not self.auto:
-            return self.t["you"]
-        return SEAT_NAMES[self.lang][seat]
+            return self.text("you")
+        return seat_name(seat, self.lang)
+
+    def about(self, key: str, seat: Seat, **params: object) -> str:
+        """The text ``key`` about what ``seat`` did, in the ``_you`` form when it is the player at the keyboard."""
+        if seat is HUMAN and not self.auto and f"{key}_you" in TEXTS:
+            key = f"{key}_you"
+        return t(key, self.lang, name=self.seat_name(seat), **params)
 
     def team_name(self, team: Team) -> str:
-        return self.t["wij"] if team is Team.NS else self.t["zij"]
+        """Wij (your side) and Zij; with ``--auto`` nobody is "we": the teams by seat, NS and EW."""
+        return team_word(team, None if self.auto else HUMAN.team, self.lang)
+
+    def score(self, ns: int, ew: int) -> str:
+        return self.text("score", ns_team=self.team_name(Team.NS), ns=ns, ew_team=self.team_name(Team.EW), ew=ew)
 
     def suit_name(self, suit: Suit) -> str:
-        return f"{suit.symbol} ({SUIT_WORDS[self.lang][suit]})"
+        return f"{suit.symbol} ({suit_name(suit, self.lang)})"
 
     def call_name(self, call: Call) -> str:
-        if call is Call.PASS:
-            return self.t["pass"]
-        if call is Call.PLAY:
-            return self.t["play"]
-        suit = call.suit
-        assert suit is not None
-        return self.suit_name(suit)
+        return call_text(call, self.lang)
 
-    def roem_words(self, parts: tuple[RoemPart, ...]) -> str:
-        if self.lang == "en":
-            return describe_parts(parts)
-        words = [FOUR_NL.get(p.rank or Rank.ACE, "vier") if p.kind is RoemKind.FOUR_OF_A_KIND else p.kind.value
-                 for p in parts]
-        return " + ".join(words) + f": {sum(p.points for p in parts)}"
+    def level_name(self, level: str) -> str:
+        return setting_value("ai", level, self.lang)
 
     # ----------------------------------------------------------------- the match
 
     def run(self) -> int:
         rules = settings_line(self.rules, self.lang) + "."
         if self.auto:
-            self.say(self.t["auto"].format(level=self.level, rules=rules))
+            self.say(self.text("auto", level=self.level_name(self.level), rules=rules))
         else:
-            self.say(self.t["welcome"].format(rules=rules))
-            self.say(self.t["help"])
+            self.say(self.text("welcome", rules=rules))
+            self.say(self.text("help"))
         self.make_players()
         game = self.game
         while game.phase is not Phase.OVER:
@@ -261,13 +173,15 @@ class Table:
 
     def human_turn(self) -> list[Event]:
         game = self.game
+        if game.phase is Phase.CLAIM:  # the engine asks: claim the last trick's roem, or let it go
+            return self.ask_claim("claim_prompt_last", decline=True)
         view = seat_view(game, HUMAN)
         bidding = view.phase is Phase.BIDDING
         if bidding:
             if not view.bids and view.elder is not None:
-                self.say(self.t["bid_status"].format(elder=self.seat_name(view.elder)))
+                self.say(self.about("terminal.first_call", view.elder))
             if view.turned:
-                self.say(self.t["turned"].format(suit=self.suit_name(view.turned[-1])))
+                self.say(t("bid.turned", self.lang, suit=self.suit_name(view.turned[-1])))
         else:
             self.show_status(view)
         numbered = self.show_hand(view)
@@ -276,6 +190,8 @@ class Table:
         while True:
             text = self.ask(self.prompt(view, numbered)).strip()
             low = text.lower()
+            if not text:
+                continue  # an empty line asks again, without a complaint
             if low in QUIT_WORDS:
                 raise Quit
             if low in HINT_WORDS:
@@ -289,17 +205,17 @@ class Table:
             try:
                 return game.apply(action, HUMAN)
             except IllegalActionError as error:
-                self.say(self.illegal_message(error))
+                self.say(illegal_text(error, self.lang))
 
     def prompt(self, view: SeatView, numbered: list[Card]) -> str:
         if view.phase is Phase.BIDDING:
-            return self.t["call_prompt"].format(choices=self.call_choices(view))
+            return self.text("call_prompt", choices=self.call_choices(view))
         numbers = " ".join(str(i + 1) for i, card in enumerate(numbered) if card in view.legal)
-        return self.t["card_prompt"].format(numbers=numbers)
+        return self.text("card_prompt", numbers=numbers)
 
     def call_choices(self, view: SeatView) -> str:
-        return "[" + " ".join(f"{i + 1}={self.call_name(c) if c in (Call.PASS, Call.PLAY) else c.value}"
-                              for i, c in enumerate(self.calls(view))) + "]"
+        """``[1=pass 2=C …]``: the words to type; Dutch suit letters in Dutch (K R H S)."""
+        return "[" + " ".join(f"{i + 1}={call_word(c, self.lang)}" for i, c in enumerate(self.calls(view))) + "]"
 
     @staticmethod
     def calls(view: SeatView) -> list[Call]:
@@ -311,49 +227,42 @@ class Table:
             calls = self.calls(view)
             if low.isdigit() and 1 <= int(low) <= len(calls):
                 return calls[int(low) - 1]
-            call = CALL_WORDS.get(low)
-            if call is None:
-                try:
-                    call = Call.parse(text)
-                except ParseError:
-                    call = None
+            call = parse_call_text(text)
             if call is None or call not in calls:
-                raise ParseError(self.t["bad_call"].format(text=text, choices=self.call_choices(view)))
+                raise ParseError(self.text("bad_call", text=text, choices=self.call_choices(view)))
             return call
         if low.isdigit() and len(low) <= 2 and low != "10":
             numbers = " ".join(str(i + 1) for i, card in enumerate(numbered) if card in view.legal)
             if not 1 <= int(low) <= len(numbered):
-                raise ParseError(self.t["bad_number"].format(text=text, numbers=numbers))
+                raise ParseError(self.text("bad_number", text=text, numbers=numbers))
             return numbered[int(low) - 1]
-        try:
-            card = Card.parse(text)
-        except ParseError:
-            raise ParseError(self.t["bad_input"].format(text=text)) from None
+        card = parse_card_text(text)
+        if card is None:
+            raise ParseError(self.text("bad_input", text=text))
         if card not in view.hand:
-            raise ParseError(self.t["not_held"].format(card=card.symbol))
+            raise ParseError(t("error.not_in_hand", self.lang, card=card_text(card, self.lang)))
         return card
 
-    def illegal_message(self, error: IllegalActionError) -> str:
-        return illegal_text(error, self.lang)
-
     def show_hint(self, view: SeatView) -> None:
-        result: Hint = hint(view, self.hint_player)
-        self.say(self.t["hint"].format(text=result.message(self.lang)))
+        result = hint(view, self.hint_player)
+        self.say(self.text("hint", text=hint_text(result, self.lang)))
 
     def show_status(self, view: SeatView) -> None:
+        """Trump and its player, the trick, this hand's points and roem, and the match so far."""
         assert view.trump is not None and view.player is not None
-        we, they = view.points[0] + view.roem[0], view.points[1] + view.roem[1]
-        self.say(self.t["status"].format(trump=self.suit_name(view.trump), player=self.seat_name(view.player),
-                                         n=view.trick_number + 1, we=we, they=they))
+        ns, ew = view.points[0] + view.roem[0], view.points[1] + view.roem[1]
+        self.say(self.about("terminal.status", view.player, trump=self.suit_name(view.trump),
+                            n=view.trick_number + 1, score=self.score(ns, ew),
+                            total=self.score(view.totals[0], view.totals[1])))
         if view.trick_plays:
-            cards = ", ".join(f"{self.seat_name(s)} {c.symbol}" for s, c in view.trick_plays)
-            self.say(self.t["table"].format(cards=cards))
+            cards = ", ".join(f"{self.seat_name(s)} {card_text(c, self.lang)}" for s, c in view.trick_plays)
+            self.say(self.text("table", cards=cards))
 
     def show_hand(self, view: SeatView) -> list[Card]:
-        """Print the hand by suit, numbered, legal cards starred; the numbering in that order."""
+        """Print the hand by suit, numbered, legal cards starred while playing; the numbering in that order."""
         numbered = sort_cards(view.hand, view.trump)
-        self.say(self.t["your_hand"])
         playing = view.phase is Phase.PLAY
+        self.say(self.text("your_hand" if playing else "your_hand_bidding"))
         number = 0
         for suit, group in groupby(numbered, key=lambda card: card.suit):
             cards = list(group)
@@ -361,105 +270,152 @@ class Table:
             for card in cards:
                 number += 1
                 mark = "*" if playing and card in view.legal else " "
-                parts.append(f"{number:>2} {card.symbol}{mark}")
-            trump = " troef" if view.trump is suit and self.lang == "nl" else " trump" if view.trump is suit else ""
-            self.say(f"  {suit.symbol}{trump}: " + "  ".join(parts))
+                parts.append(f"{number:>2} {card_text(card, self.lang)}{mark}")
+            trump = " " + self.text("trump_suit") if view.trump is suit else ""
+            self.say(f"  {suit.symbol}{trump}: " + "  ".join(parts).rstrip())
         return numbered
 
     # ----------------------------------------------------------------- events
 
     def show(self, events: list[Event]) -> None:
-        pending = list(events)
-        while pending:
-            event = pending.pop(0)
+        for event in events:
             self.show_event(event)
-            if isinstance(event, TrickWon) and event.needs_claim:
-                claimed = self.maybe_claim(event)
-                if any(isinstance(e, HandSettled) for e in claimed):
-                    # The claim re-settled the hand: its settlement replaces the one already queued.
-                    pending = [e for e in pending if not isinstance(e, HandSettled | MatchOver)]
-                pending = claimed + pending
+        if any(isinstance(event, TrickWon) for event in events):
+            self.show(self.offer_claims())
 
-    def maybe_claim(self, event: TrickWon) -> list[Event]:
-        parts = self.roem_words(event.roem_parts)
-        if event.team is HUMAN.team and not self.auto:
-            self.say(self.t["roem_claim"].format(parts=parts))
-            while True:
-                answer = self.ask(self.t["claim_ask"].format(parts=parts)).strip().lower()
-                if answer in QUIT_WORDS:
-                    raise Quit
-                if answer in ("y", "yes", "j", "ja"):
-                    return self.game.apply(Claim(HUMAN))
-                if answer in ("n", "no", "nee", ""):
-                    return []
-        # AI teams always claim their roem.
-        return self.game.apply(Claim(event.winner))
+    def offer_claims(self) -> list[Event]:
+        """Declared roem, after a trick: the one place that claims. You may claim (r) after a trick your side
+        won, or one in which you played the second card of your held stuk; nobody tells you whether it holds
+        roem, since spotting it is the point of melden, and a wrong claim only scores nothing. The AI seats
+        claim what the engine says their team is owed (``claim_for``). After the last trick the engine asks
+        in its claim phase instead (``human_turn``)."""
+        game = self.game
+        if not game.can_claim():
+            return []
+        events: list[Event] = []
+        prompt = None if self.auto else self.claim_prompt()
+        if prompt is not None:
+            events += self.ask_claim(prompt, decline=False)
+        for seat in SEATS:
+            if seat is HUMAN and not self.auto:
+                continue
+            claim = claim_for(seat_view(game, seat)) if game.can_claim() else None
+            if claim is not None:
+                events += game.apply(claim)
+        return events
+
+    def claim_prompt(self) -> str | None:
+        """The question after a trick in which you may have roem to claim, or None."""
+        hand = self.game.hand
+        assert hand is not None and hand.trump is not None
+        trick = hand.tricks[-1]
+        if self.game.has_claimed(HUMAN.team):
+            return None
+        if trick.winner.team is HUMAN.team:
+            return "claim_prompt"
+        # stuk: held, and this trick holds the second of your trump K and Q (the first came earlier).
+        own_card = dict(trick.plays)[HUMAN]
+        if HUMAN in hand.held_stuk and rulebook.stuk_mask(hand.trump) >> own_card & 1:
+            return "claim_prompt_stuk"
+        return None
+
+    def ask_claim(self, key: str, *, decline: bool) -> list[Event]:
+        """r claims, Enter goes on; in the engine's claim phase (``decline``) going on declines."""
+        while True:
+            answer = self.ask(self.text(key)).strip().lower()
+            if answer in QUIT_WORDS:
+                raise Quit
+            if answer in CLAIM_WORDS:
+                return self.game.apply(Claim(HUMAN))
+            if not answer:
+                return self.game.apply(Decline(HUMAN), HUMAN) if decline else []
 
     def show_event(self, event: Event) -> None:
-        t = self.t
+        lang = self.lang
         if isinstance(event, HandDealt):
             length = self.rules.length.hands
             of = f"/{length}" if length is not None else ""
             self.say("")
-            self.say(t["hand"].format(n=event.hand + 1, of=of, dealer=self.seat_name(event.dealer)))
+            self.say(self.text("hand", n=event.hand + 1, of=of, dealer=self.seat_name(event.dealer)))
             if self.auto:
                 for seat in SEATS:
                     cards = sort_cards(self.game.cards_in_hand(seat), None)
-                    self.say(t["hand_of"].format(seat=self.seat_name(seat), cards=" ".join(c.symbol for c in cards)))
+                    self.say(self.text("seat_line", seat=self.seat_name(seat),
+                                       text=" ".join(card_text(c, lang) for c in cards)))
         elif isinstance(event, SuitTurned):
-            self.say(t["turned"].format(suit=self.suit_name(event.suit)))
+            self.say(t("bid.turned", lang, suit=self.suit_name(event.suit)))
         elif isinstance(event, BidMade):
-            self.say(t["bid"].format(seat=self.seat_name(event.seat), call=self.call_name(event.call)))
+            self.say(self.text("seat_line", seat=self.seat_name(event.seat), text=self.call_name(event.call)))
         elif isinstance(event, TrumpChosen):
-            you = event.player is HUMAN and not self.auto
             hand = self.game.hand
             elder = hand.elder if hand is not None else event.player
-            self.say(t["trump"].format(seat=self.seat_name(event.player),
-                                       plays=t["plays_verb_you" if you else "plays_verb"],
-                                       suit=self.suit_name(event.trump), forced=t["forced"] if event.forced else "",
-                                       elder=self.seat_name(elder)))
+            trump = self.about("terminal.trump", event.player, suit=self.suit_name(event.trump),
+                               forced=self.text("forced") if event.forced else "")
+            self.say(f"{trump} {self.about('terminal.leads', elder)}")
         elif isinstance(event, CardPlayed):
-            self.say(t["card"].format(seat=self.seat_name(event.seat), card=event.card.symbol))
+            self.say("  " + self.text("seat_line", seat=self.seat_name(event.seat), text=card_text(event.card, lang)))
         elif isinstance(event, StukScored):
-            self.say(t["stuk"].format(seat=self.seat_name(event.seat), team=self.team_name(event.team)))
+            self.say("  " + self.about("stuk", event.seat, team=self.team_name(event.team)))
         elif isinstance(event, TrickWon):
-            you = event.winner is HUMAN and not self.auto
-            card = event.cards[(event.winner - event.leader) & 3]
-            self.say(t["trick"].format(n=event.trick + 1, winner=self.seat_name(event.winner),
-                                       wins=t["wins_verb_you" if you else "wins_verb"], card=card.symbol,
-                                       points=event.points))
+            card = card_text(event.winning_card, lang)
+            self.say(self.about("trick", event.winner, n=event.trick + 1, card=card, points=event.points))
             if event.roem and not event.needs_claim:
-                self.say(t["roem"].format(parts=self.roem_words(event.roem_parts), team=self.team_name(event.team)))
+                self.say("  " + t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
+                                  team=self.team_name(event.team)))
         elif isinstance(event, RoemClaimed):
-            self.say(t["claimed"].format(seat=self.seat_name(event.seat), points=event.points))
+            key = "roem.claimed" if event.points else "roem.claimed_nothing"
+            self.say("  " + self.about(key, event.seat, points=event.points, team=self.team_name(event.seat.team)))
         elif isinstance(event, HandSettled):
             self.show_settlement(event.result)
         elif isinstance(event, MatchOver):
-            a, b = event.totals
+            ns, ew = event.totals
             n = len(self.game.results)
             if event.winner is None:
-                self.say(t["draw"].format(a=a, b=b, n=n))
+                self.say(t("match.draw", lang, ns=ns, ew=ew, hands=n))
             else:
-                self.say(t["won"].format(team=self.team_name(event.winner), a=max(a, b), b=min(a, b), n=n))
+                self.say(t("match.won", lang, team=self.team_name(event.winner), won=max(ns, ew), lost=min(ns, ew),
+                           hands=n))
 
     def show_settlement(self, result: HandResult) -> None:
-        t = self.t
         team = result.playing
         other = team.other
-        key = "settled_nat" if result.nat else "settled_made"
-        self.say(t[key].format(n=result.hand + 1, we=result.score[0], they=result.score[1],
-                               player=self.seat_name(result.player), pp=result.points[team],
-                               pr=result.roem[team], dp=result.points[other], dr=result.roem[other]))
+        key = "terminal.nat" if result.nat else "terminal.made"
+        self.say(self.about(key, result.player, n=result.hand + 1, score=self.score(*result.score),
+                            pp=result.points[team], pr=result.roem[team], dp=result.points[other],
+                            dr=result.roem[other]))
         if result.pit is not None:
-            self.say(t["pit"].format(team=self.team_name(result.pit)))
-        for line in score_sheet(self.game.results, self.lang):
+            self.say(self.text("pit", team=self.team_name(result.pit)))
+        neutral = self.auto
+        for line in score_sheet(self.game.results, self.lang, neutral=neutral):
             self.say(line)
+        self.say(sheet_legend(self.lang, neutral=neutral))
+
+    def write_record(self, path: str) -> None:
+        """The match so far as one klaverjas-record/1 line (``klaverjas score`` reads it)."""
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(json.dumps(export_record(self.game), separators=(",", ":")) + "\n")
+        self.say(self.text("recorded", path=path))
 
 
-def score_sheet(results: list[HandResult], lang: str = "en") -> list[str]:
-    """The boompje so far: one row per hand, Wij (NS) and Zij (EW), roem in brackets, nat/pit marked."""
-    t = TEXTS[lang]
-    lines = [t["sheet"], f"  {'#':>6}  {t['wij']:>11}  {t['zij']:>11}"]
+def call_word(call: Call, lang: str) -> str:
+    """What to type for a call: ``pass``/``passen``, ``play``/``spelen``, a suit letter (Dutch: K R H S)."""
+    if call in (Call.PASS, Call.PLAY):
+        return call_text(call, lang).lower()
+    suit = call.suit
+    assert suit is not None
+    return suit_letter(suit, lang)
+
+
+def _team_names(lang: str, neutral: bool) -> tuple[str, str]:
+    viewer = None if neutral else HUMAN.team
+    return team_word(Team.NS, viewer, lang), team_word(Team.EW, viewer, lang)
+
+
+def score_sheet(results: list[HandResult], lang: str = Language.EN, *, neutral: bool = False) -> list[str]:
+    """The boompje so far: one row per hand, Wij (NS) and Zij (EW) (``neutral``: NS and EW), roem in
+    brackets, nat/pit marked, ``*`` on the hands NS played."""
+    ns_team, ew_team = _team_names(lang, neutral)
+    lines = [t("terminal.sheet", lang), f"  {'#':>6}  {ns_team:>11}  {ew_team:>11}"]
     totals = [0, 0]
     for result in results:
         cells = []
@@ -471,13 +427,18 @@ def score_sheet(results: list[HandResult], lang: str = "en") -> list[str]:
             totals[team] += score
         marks = []
         if result.nat:
-            marks.append(f"{t['nat']} ({t['wij'] if result.playing is Team.NS else t['zij']})")
+            marks.append(f"{t('label.nat', lang).lower()} ({ns_team if result.playing is Team.NS else ew_team})")
         if result.pit is not None:
-            marks.append(f"{t['pit_mark']} ({t['wij'] if result.pit is Team.NS else t['zij']})")
+            marks.append(f"{t('label.pit', lang).lower()} ({ns_team if result.pit is Team.NS else ew_team})")
         star = "*" if result.playing is Team.NS else " "
         lines.append(f"  {result.hand + 1:>5}{star} {cells[0]}  {cells[1]}  {' '.join(marks)}".rstrip())
-    lines.append(f"  {t['total']:>6}  {totals[0]:>11}  {totals[1]:>11}")
+    lines.append(f"  {t('label.total', lang).lower():>6}  {totals[0]:>11}  {totals[1]:>11}")
     return lines
+
+
+def sheet_legend(lang: str = Language.EN, *, neutral: bool = False) -> str:
+    """What the score sheet's marks mean."""
+    return t("terminal.sheet_legend", lang, ns_team=_team_names(lang, neutral)[0])
 
 
 def build_rules(args: argparse.Namespace) -> Rules:
@@ -486,7 +447,8 @@ def build_rules(args: argparse.Namespace) -> Rules:
         attr = "rules" if key == "play" else key
         value = getattr(args, attr, None)
         if value is not None:
-            changes[key] = value
+            # Dutch words work too (rotterdams, melden, tot 1001); what no language knows, the rules refuse.
+            changes[key] = parse_setting_value(key, str(value)) or value
     return Rules().with_changes(**changes)
 
 
@@ -499,6 +461,7 @@ def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None =
     except KlaverjasError as error:
         writer(f"klaverjas play: {error}")
         return 2
+    record: str | None = getattr(args, "record", None)
     try:
         return table.run()
     except UnknownPlayerError as error:
@@ -506,5 +469,8 @@ def run_play(args: argparse.Namespace, ask: Ask | None = None, say: Say | None =
         return 2
     except (Quit, EOFError, KeyboardInterrupt):
         writer("")
-        writer(table.t["bye"])
+        writer(table.text("bye"))
         return 0
+    finally:
+        if record:
+            table.write_record(record)

@@ -1,23 +1,27 @@
-"""Every text a Discord player sees, in English and Dutch.
+"""Every text a player sees, in English and Dutch: on Discord, in the terminal, in hints and on the images.
 
-``t(key, lang, **params)`` formats one text; ``lang_of(locale)`` maps a Discord locale to a language
-(``nl`` is Dutch, everything else English). Error codes of the service and the engine have their own
-keys (``error.<code>``), so refusals are phrased here, not in the views.
+``t(key, lang, **params)`` formats one text. The functions below word the things a game is made of
+(seats, suits, cards, calls, roem, errors, hints, the table's settings) so every front end says them
+alike. No front end is imported here: the Discord adapter has its own ``bot.discord_app.translator``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from discord import Locale, app_commands
-
-from engine.actions import Call
-from engine.cards import Card, Seat, Suit, Team
+from bot.texts.language import Language
+from engine import rulebook
+from engine.actions import Call, Choice, Claim, Decline
+from engine.ai.hints import Hint
+from engine.ai.players import Level
+from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
+from engine.roem import RoemKind, RoemPart
 from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
-EN = "en"
-NL = "nl"
+EN = Language.EN
+NL = Language.NL
 
 TEXTS: dict[str, tuple[str, str]] = {
     # lobby
@@ -27,7 +31,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lobby.started": ("The game is on: {link}", "Het spel is begonnen: {link}"),
     "lobby.stopped": ("This table was stopped.", "Deze tafel is gestopt."),
     "lobby.teams": ("Teams: NS = North + South, EW = East + West (partners sit opposite).",
-                    "Teams: NS = Noord + Zuid, EW = Oost + West (partners zitten tegenover elkaar)."),
+                    "Teams: NZ = Noord + Zuid, OW = Oost + West (maten zitten tegenover elkaar)."),
     "seat.menu": ("Choose a seat…", "Kies een plaats…"),
     "seat.option": ("Sit {seat}", "Zit {seat}"),
     "seat.option_free": ("free", "vrij"),
@@ -36,7 +40,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "button.take_seat": ("Take an AI seat", "Neem een AI-plaats over"),
     "button.rematch": ("Rematch", "Revanche"),
     "took_seat": ("You sit {seat} now.", "Je zit nu {seat}."),
-    "reserved_seat": ("Seat {seat} is yours from the next hand.", "Plaats {seat} is van jou vanaf de volgende hand."),
+    "reserved_seat": ("Seat {seat} is yours from the next hand.", "Plaats {seat} is van jou vanaf de volgende ronde."),
     "rematch.opened": ("Rematch: table #{table} is open in {place}; the host starts it.",
                        "Revanche: tafel #{table} staat klaar in {place}; de gastheer start hem."),
 
@@ -52,7 +56,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "button.leave": ("Leave", "Weggaan"),
     "button.add_ai": ("Add AI", "AI erbij"),
     "button.start": ("Start", "Start"),
-    "button.pass": ("Pass", "Pas"),
+    # The two calls of the bidding: the Discord buttons, the terminal's list and the bids announced.
+    "button.pass": ("Pass", "Passen"),
     "button.play": ("Play", "Spelen"),
     "button.roem": ("Roem!", "Roem!"),
     "button.back": ("I'm back", "Ik ben terug"),
@@ -66,13 +71,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "ai.name": ("AI {seat}", "AI {seat}"),
     # table line and announcements
     "table.line": ("Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}",
-                   "Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}"),
+                   "Ronde {hand}/{hands} · {trump} · NZ {ns} – OW {ew} · {turn}"),
     "table.line_target": ("Hand {hand} · to {target} · {trump} · NS {ns} – EW {ew} · {turn}",
-                          "Hand {hand} · tot {target} · {trump} · NS {ns} – EW {ew} · {turn}"),
-    "table.no_trump": ("bidding", "bieden"),
+                          "Ronde {hand} · tot {target} · {trump} · NZ {ns} – OW {ew} · {turn}"),
+    "table.no_trump": ("bidding", "troef kiezen"),
     "table.trump": ("trump {suit} ({player} plays)", "troef {suit} ({player} speelt)"),
     "table.to_play": ("{name} to play", "{name} is aan de beurt"),
-    "table.to_bid": ("{name} to bid", "{name} moet bieden"),
+    "table.to_bid": ("{name} to bid", "{name} kiest: spelen of passen"),
     "table.over": ("match over", "partij voorbij"),
     "bid.prompt_vrij": ("{mention}, choose trump:", "{mention}, kies troef:"),
     "bid.prompt_forced": ("{mention}, everyone passed: you must choose trump.",
@@ -87,15 +92,29 @@ TEXTS: dict[str, tuple[str, str]] = {
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
     "trick.roem_claim": ("Roem: {parts} for {team}, if they claim it: press Roem! before the next card.",
-                         "Roem: {parts} voor {team}, als ze het melden: druk op Roem! voor de volgende kaart."),
+                         "Roem: {parts} voor {team}, als ze die melden: druk op Roem! voor de volgende kaart."),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
     "roem.claimed_nothing": ("{name} claims roem, but it scores nothing.", "{name} meldt roem, maar die telt niet."),
-    "stuk": ("{name} shows stuk: 20 for {team}.", "{name} heeft stuk: 20 voor {team}."),
-    "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Hand {n}: NS {ns} — EW {ew}."),
-    "hand.nat": ("{name} is NAT ({team} {own} against {other}).", "{name} is NAT ({team} {own} tegen {other})."),
-    "hand.pit": ("PIT for {team}! {points} + 100.", "PIT voor {team}! {points} + 100."),
-    "match.won": ("{team} win {ns} – {ew} after {hands} hands.", "{team} winnen met {ns} – {ew} na {hands} handen."),
-    "match.draw": ("A draw: {ns} – {ew} after {hands} hands.", "Gelijkspel: {ns} – {ew} na {hands} handen."),
+    "stuk": ("{name} shows stuk: {stuk_roem} for {team}.", "{name} heeft stuk: {stuk_roem} voor {team}."),
+    # The same deeds said to the player at the terminal ("You ..."): the key with ``_you``.
+    "trick_you": ("Trick {n}: {name} win with {card} — {points} points.",
+                  "Slag {n}: {name} wint met {card} — {points} punten."),
+    "roem.claimed_you": ("{name} claim roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
+    "roem.claimed_nothing_you": ("{name} claim roem, but it scores nothing.",
+                                 "{name} meldt roem, maar die telt niet."),
+    "stuk_you": ("{name} show stuk: {stuk_roem} for {team}.", "{name} hebt stuk: {stuk_roem} voor {team}."),
+    # roem, part by part (roem_text): "stuk + driekaart: 40"
+    "roem.driekaart": ("driekaart", "driekaart"),
+    "roem.vierkaart": ("vierkaart", "vierkaart"),
+    "roem.stuk": ("stuk", "stuk"),
+    "roem.four": ("four {ranks}", "vier {ranks}"),
+    "roem.parts": ("{parts}: {points}", "{parts}: {points}"),
+    "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Ronde {n}: NZ {ns} — OW {ew}."),
+    "hand.nat": ("{name} is nat ({team} {own} against {other}).", "{name} is nat ({team} {own} tegen {other})."),
+    "hand.pit": ("PIT for {team}! {points} + {pit_bonus}.", "PIT voor {team}! {points} + {pit_bonus}."),
+    "match.won": ("{team} win {won} – {lost} after {hands} hands.",
+                  "{team} winnen met {won} – {lost} na {hands} rondes."),
+    "match.draw": ("A draw: {ns} – {ew} after {hands} hands.", "Gelijkspel: {ns} – {ew} na {hands} rondes."),
     "reminder": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
     "timer.played": ("The AI played {action} for {name}.", "De AI speelde {action} voor {name}."),
     "away": ("{mention} missed two turns: the AI keeps the seat until you press I'm back.",
@@ -105,9 +124,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "seat.back": ("{name} is back.", "{name} is terug."),
     "seat.took_over": ("{name} takes over seat {seat}.", "{name} neemt plaats {seat} over."),
     "seat.will_take_over": ("{name} takes over seat {seat} from the next hand.",
-                            "{name} neemt plaats {seat} over vanaf de volgende hand."),
+                            "{name} neemt plaats {seat} over vanaf de volgende ronde."),
     "score.line": ("Wij ({team}) {we} – Zij ({other}) {they}", "Wij ({team}) {we} – Zij ({other}) {they}"),
-    "score.neutral": ("NS {ns} – EW {ew}", "NS {ns} – EW {ew}"),
+    "score.neutral": ("NS {ns} – EW {ew}", "NZ {ns} – OW {ew}"),
     "stopped": ("The table was stopped.", "De tafel is gestopt."),
     "stop.voted": ("Your vote to stop is counted; a majority of the players is needed.",
                    "Je stem om te stoppen is geteld; een meerderheid van de spelers is nodig."),
@@ -118,7 +137,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hand.your_turn_lead": ("your turn: lead", "jouw beurt: kom uit"),
     "hand.your_turn_follow": ("your turn: follow {suit}", "jouw beurt: beken {suit}"),
     "hand.your_turn_bid": ("your turn to bid: use the buttons in the thread",
-                           "jij moet bieden: gebruik de knoppen in de draad"),
+                           "jij kiest: spelen of passen, met de knoppen in de draad"),
     "hand.waiting": ("{name}'s turn", "{name} is aan de beurt"),
     "hand.between": ("waiting for the next deal", "wachten op het volgende delen"),
     "hand.over": ("the match is over", "de partij is voorbij"),
@@ -142,7 +161,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "played": ("Played {card}.", "{card} gespeeld."),
     "ok": ("Done.", "Klaar."),
     "play.no_match": ("No legal card matches {text!r}.", "Geen toegestane kaart past bij {text!r}."),
-    # errors from the service
+    # errors from the service (bot.tables.errors.ServiceErrorCode)
     "error.no_table": ("That table no longer exists.", "Die tafel bestaat niet meer."),
     "error.not_lobby": ("This table has already started.", "Deze tafel is al begonnen."),
     "error.not_started": ("The game has not started yet.", "Het spel is nog niet begonnen."),
@@ -163,11 +182,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.away": ("The AI is keeping your seat: press I'm back first.",
                    "De AI houdt je plaats bezet: druk eerst op Ik ben terug."),
     "error.not_away": ("You are already playing your own seat.", "Je speelt je eigen plaats al."),
-    "error.not_between_hands": ("You can take over a seat only between hands.",
-                                "Je kunt een plaats alleen tussen twee handen overnemen."),
     "error.no_ai_seat": ("There is no AI seat to take over.", "Er is geen AI-plaats om over te nemen."),
     "error.nobody_to_act": ("Nobody can act right now; the next hand is being dealt.",
-                            "Niemand kan nu iets doen; de volgende hand wordt gedeeld."),
+                            "Niemand kan nu iets doen; de volgende ronde wordt gedeeld."),
     "error.not_allowed_stop": ("Only the host, the players or a moderator can stop this table.",
                                "Alleen de gastheer, de spelers of een moderator kunnen deze tafel stoppen."),
     "error.bad_setting": ("{key} must be one of: {choices}.", "{key} moet een van deze zijn: {choices}."),
@@ -180,7 +197,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                                "Alleen het team dat de slag won (van {name}) kan de roem melden."),
     "error.already_claimed": ("Your team already claimed this roem.", "Jullie team heeft deze roem al gemeld."),
     "error.already_reserved": ("You already take over seat {seat} at the next hand.",
-                               "Je neemt bij de volgende hand al plaats {seat} over."),
+                               "Je neemt bij de volgende ronde al plaats {seat} over."),
     "error.seat_reserved": ("Seat {seat} is already promised to {name}.", "Plaats {seat} is al beloofd aan {name}."),
     "error.rematch_exists": ("The rematch is already open: table #{table}.",
                              "De revanche staat al klaar: tafel #{table}."),
@@ -192,19 +209,51 @@ TEXTS: dict[str, tuple[str, str]] = {
                             "Hier is geen tafel om aan mee te doen: gebruik de knop Meedoen bij een tafel, of dit "
                             "commando in de draad van een tafel."),
     "error.bad_seat": ("Not a seat: {text}. Use N, E, S or W.", "Geen plaats: {text}. Gebruik N, O, Z of W."),
-    # errors from the engine (codes of IllegalActionError)
+    # errors from the engine (engine.errors.ErrorCode)
     "error.not_your_turn": ("It is {name}'s turn.", "{name} is aan de beurt."),
     "error.follow_suit": ("You must follow suit ({led}).", "Je moet bekennen ({led})."),
     "error.overtrump": ("You must overtrump: {legal}.", "Je moet overtroeven: {legal}."),
     "error.must_trump": ("You must trump: {legal}.", "Je moet troeven: {legal}."),
     "error.no_undertrump": ("You may not undertrump: play {legal}.", "Je mag niet ondertroeven: speel {legal}."),
     "error.not_in_hand": ("You do not hold {card}.", "Je hebt {card} niet."),
-    "error.bad_call": ("That call is not allowed now.", "Dat bod mag nu niet."),
+    "error.bad_call": ("That call is not allowed now.", "Die keuze mag nu niet."),
     "error.wrong_phase": ("That cannot be done now.", "Dat kan nu niet."),
     "error.claim_auto": ("Roem is counted automatically at this table.", "Roem wordt aan deze tafel vanzelf geteld."),
+    "error.claim_declined": ("The roem of the last trick was let go; it can no longer be claimed.",
+                             "De roem van de laatste slag is niet gemeld; melden kan nu niet meer."),
     "error.claim_late": ("Roem can only be claimed right after the trick, before the next card.",
                          "Roem meld je direct na de slag, voor de volgende kaart."),
+    "error.not_an_action": ("That is not something you can do in this game.", "Dat kan niet in dit spel."),
+    "error.dealer": ("It is another player's deal.", "Een andere speler moet delen."),
+    "error.deal": ("That is not a proper deal: every player gets eight different cards.",
+                   "Zo wordt er niet gedeeld: iedere speler krijgt acht verschillende kaarten."),
+    "error.turn": ("That suit cannot be turned now.", "Die kleur kan nu niet gedraaid worden."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
+    # issue 10: lifecycle
+    "error.thread_has_table": ("This thread belongs to table #{table}: one table per thread. Open a new table with "
+                               "/klaverjas start in the channel, or press Rematch when the match is over.",
+                               "Deze draad hoort bij tafel #{table}: één tafel per draad. Open een nieuwe tafel met "
+                               "/klaverjas start in het kanaal, of druk op Revanche als de partij voorbij is."),
+    "error.lobby_open_here": ("Table #{table} (host: {host}) is already waiting for players here: one open table per "
+                              "channel. Join it with its Join button or /klaverjas join.",
+                              "Tafel #{table} (gastheer: {host}) wacht hier al op spelers: één open tafel per kanaal. "
+                              "Doe mee met de knop Meedoen of /klaverjas join."),
+    "error.table_plays_here": ("Table #{table} is being played in this channel; open your table in another channel "
+                               "or when it is over.",
+                               "In dit kanaal wordt aan tafel #{table} gespeeld; open je tafel in een ander kanaal of "
+                               "als die partij voorbij is."),
+    "error.lobby_not_posted": ("The new table's message could not be posted, so no table was opened. Check that the "
+                               "bot may send messages in this channel, then try again.",
+                               "Het bericht van de nieuwe tafel kon niet geplaatst worden, dus er is geen tafel "
+                               "geopend. Controleer of de bot in dit kanaal berichten mag sturen en probeer het "
+                               "opnieuw."),
+    "error.hint_cooldown": ("Wait {seconds} s before asking for another hint.",
+                            "Wacht {seconds} s voordat je om een nieuwe tip vraagt."),
+    "error.hints_busy": ("Many hints are being worked out right now; ask again in a moment.",
+                         "Er worden nu veel tips uitgerekend; vraag het zo nog eens."),
+    "lobby.expired": ("Nobody started this table in time, so it closed. Open a new one with /klaverjas start.",
+                      "Niemand heeft deze tafel op tijd gestart, dus hij is gesloten. Open een nieuwe met "
+                      "/klaverjas start."),
     # issue 10: delivery
     "dm.undelivered": ("{mention}, your cards could not be delivered by direct message: press Show my hand to see "
                        "them here, privately. /klaverjas hand delivery:dm tries direct messages again.",
@@ -213,10 +262,196 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "opnieuw."),
 }
 
+# ------------------------------------------------------------------ the terminal (``klaverjas play``)
+
+TEXTS.update({
+    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. {rules}",
+                         "Klaverjassen: jij zit Zuid; Noord is je maat. {rules}"),
+    "terminal.auto": ("Klaverjas: four AI players ({level}). {rules}",
+                      "Klaverjassen: vier AI-spelers ({level}). {rules}"),
+    "terminal.help": ("Type a number or a card (JH, 10h, QS) to play; pass, play or a suit (C D H S, hearts) to bid; "
+                      "? for a hint; q to quit.",
+                      "Typ een nummer of een kaart (BH, 10s, VR) om te spelen; passen, spelen of een kleur "
+                      "(K R H S, ruiten) om troef te kiezen; ? voor een tip; q om te stoppen."),
+    "terminal.hand": ("Hand {n}{of}, dealer: {dealer}.", "Ronde {n}{of}, deler: {dealer}."),
+    "terminal.your_hand": ("Your hand (* = you may play it):", "Je kaarten (* = speelbaar):"),
+    "terminal.your_hand_bidding": ("Your hand:", "Je kaarten:"),
+    "terminal.trump_suit": ("trump", "troef"),
+    "terminal.seat_line": ("{seat}: {text}", "{seat}: {text}"),
+    "terminal.first_call": ("{name} bids first.", "{name} begint met troef kiezen."),
+    "terminal.first_call_you": ("{name} bid first.", "{name} begint met troef kiezen."),
+    "terminal.trump": ("{name} plays {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
+    "terminal.trump_you": ("{name} play {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
+    "terminal.forced": (" (forced)", " (verplicht)"),
+    "terminal.leads": ("{name} leads.", "{name} komt uit."),
+    "terminal.leads_you": ("{name} lead.", "{name} komt uit."),
+    "terminal.table": ("On the table: {cards}", "Op tafel: {cards}"),
+    "terminal.claim_prompt": ("Your side won the trick: r to claim roem, Enter to play on: ",
+                              "Jullie slag: r om roem te melden, Enter om door te spelen: "),
+    "terminal.claim_prompt_stuk": ("Your stuk is out: r to claim it, Enter to play on: ",
+                                   "Je stuk is gespeeld: r om het te melden, Enter om door te spelen: "),
+    "terminal.claim_prompt_last": ("Last trick: r to claim roem, Enter to settle the hand: ",
+                                   "Laatste slag: r om roem te melden, Enter om de ronde af te rekenen: "),
+    "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8 · this hand: {score} · match: {total}",
+                        "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
+    "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8 · this hand: {score} · match: {total}",
+                            "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
+    "terminal.score": ("{ns_team} {ns} – {ew_team} {ew}", "{ns_team} {ns} – {ew_team} {ew}"),
+    "terminal.call_prompt": ("Your call {choices}: ", "Jouw keuze {choices}: "),
+    "terminal.card_prompt": ("Your card (number or card) [{numbers}]: ", "Jouw kaart (nummer of kaart) [{numbers}]: "),
+    "terminal.hint": ("Hint: {text}", "Tip: {text}"),
+    "terminal.made": ("Hand {n}: {score}. {name} made it ({pp} points + {pr} roem against {dp} + {dr}).",
+                      "Ronde {n}: {score}. {name} haalt het ({pp} punten + {pr} roem tegen {dp} + {dr})."),
+    "terminal.made_you": ("Hand {n}: {score}. {name} made it ({pp} points + {pr} roem against {dp} + {dr}).",
+                          "Ronde {n}: {score}. {name} haalt het ({pp} punten + {pr} roem tegen {dp} + {dr})."),
+    "terminal.nat": ("Hand {n}: {score}. {name} is nat ({pp} points + {pr} roem against {dp} + {dr}).",
+                     "Ronde {n}: {score}. {name} is nat ({pp} punten + {pr} roem tegen {dp} + {dr})."),
+    "terminal.nat_you": ("Hand {n}: {score}. {name} are nat ({pp} points + {pr} roem against {dp} + {dr}).",
+                         "Ronde {n}: {score}. {name} bent nat ({pp} punten + {pr} roem tegen {dp} + {dr})."),
+    "terminal.pit": ("PIT for {team}! {pit_bonus} roem extra.", "PIT voor {team}! {pit_bonus} roem extra."),
+    "terminal.sheet": ("Score sheet:", "Boompje:"),
+    "terminal.sheet_legend": ("  * = {ns_team} played the hand · (n) = roem, counted in the score · "
+                              "nat/pit (team): who went nat or made pit",
+                              "  * = {ns_team} speelde de ronde · (n) = roem, meegeteld in de score · "
+                              "nat/pit (team): wie nat ging of pit haalde"),
+    "terminal.bye": ("Goodbye!", "Tot ziens!"),
+    "terminal.recorded": ("The match's record is in {path} (klaverjas score {path}).",
+                          "Het verslag van de partij staat in {path} (klaverjas score {path})."),
+    "terminal.bad_input": ("Not understood: {text!r}. Type a card number from the list, or a card like JH or 10h.",
+                           "Niet begrepen: {text!r}. Typ het nummer van een kaart of een kaart zoals BH of 10s."),
+    "terminal.bad_call": ("Not a call here: {text!r}. Choose one of: {choices}.",
+                          "Dat kan hier niet: {text!r}. Kies uit: {choices}."),
+    "terminal.bad_number": ("No card number {text} here: use one of {numbers}.",
+                            "Geen kaart met nummer {text}: kies uit {numbers}."),
+    "terminal.level_fallback": ("The {level} player is not available; playing against level {normal}.",
+                                "De speler {level} is er niet; je speelt tegen niveau {normal}."),
+    "terminal.you": ("You", "Jij"),
+})
+
+# ------------------------------------------------------------------ words on the images (bot.texts.labels)
+
+TEXTS.update({
+    "label.trump": ("Trump", "Troef"),
+    "label.plays": ("plays", "speelt"),
+    "label.dealer": ("D", "D"),  # the dealer's chip: one letter
+    "label.tricks": ("tricks", "slagen"),
+    "label.points": ("points", "punten"),
+    "label.roem": ("roem", "roem"),
+    "label.hand": ("Hand", "Ronde"),
+    "label.total": ("Total", "Totaal"),
+    "label.nat": ("NAT", "NAT"),
+    "label.pit": ("PIT", "PIT"),
+    "label.winner": ("Winner", "Winnaar"),
+    "label.draw": ("Draw", "Gelijkspel"),
+    "label.trick": ("Trick", "Slag"),
+    "label.turned": ("Turned", "Gedraaid"),
+    "label.bidding": ("Bidding", "Troef kiezen"),
+    "label.last": ("last trick", "vorige slag"),
+    "label.player": ("Player", "Speler"),
+    "label.we": ("Wij", "Wij"),
+    "label.they": ("Zij", "Zij"),
+    "label.ns": ("NS", "NZ"),
+    "label.ew": ("EW", "OW"),
+})
+
+# ------------------------------------------------------------------ hints (engine.ai.hints.HintCode)
+# Fields: card, head (cards), suit, led (suit names), hand (the facts a bid rests on).
+
+TEXTS.update({
+    "hint.only": ("{card} is your only legal card", "{card} is je enige speelbare kaart"),
+    "hint.random": ("any card will do here", "elke kaart is hier goed"),
+    "hint.bid_play": ("you hold {hand}: strong enough to play the {suit} suit",
+                      "je hebt {hand}: sterk genoeg om op {suit} te spelen"),
+    "hint.bid_pass": ("the {suit} suit is your best, with {hand}; too weak to play",
+                      "{suit} is je beste kleur, met {hand}; te zwak om te spelen"),
+    "hint.bid_forced": ("you must choose trump: the {suit} suit is your best ({hand})",
+                        "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
+    "hint.pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
+                         "jullie spelen: kom uit met troef om de troeven van de tegenpartij te trekken"),
+    "hint.cash": ("{card} is the highest {suit} left: take the trick with it",
+                  "{card} is de hoogste {suit} die nog in het spel is: haal er de slag mee"),
+    "hint.lead_signal": ("partner asked for a {suit} (a signal): lead one", "je maat seinde {suit}: kom daarmee uit"),
+    "hint.lead_low": ("lead a low card and keep your high cards and guarded tens",
+                      "kom uit met een lage kaart en bewaar je hoge kaarten en gedekte tienen"),
+    "hint.spek": ("partner's {head} wins; give your {card} (spekken)", "{head} van je maat wint; spek je {card}"),
+    "hint.spek_ace": ("partner's {head} wins; give your {card}: partner then knows your 10 is boss (seinen)",
+                      "{head} van je maat wint; gooi je {card} bij: dan weet je maat dat je tien de baas is "
+                      "(seinen)"),
+    "hint.signal_up": ("partner's {head} wins; a low {suit} asks partner to lead a {suit} (opseinen)",
+                       "{head} van je maat wint; een lage {suit} vraagt je maat om {suit} (opseinen)"),
+    "hint.signal_down": ("partner's {head} wins; a picture card says you have no high {suit} (afseinen)",
+                         "{head} van je maat wint; een plaatje zegt dat je geen hoge {suit} hebt (afseinen)"),
+    "hint.keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
+                         "{head} van je maat wint: niet introeven, bewaar je troeven"),
+    "hint.discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
+    "hint.follow_trump": ("partner's {head} wins; follow with your cheapest trump",
+                          "{head} van je maat wint; beken met je goedkoopste troef"),
+    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
+                          "{head} van je maat wint; beken goedkoop met {card}"),
+    "hint.overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
+    "hint.win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
+    "hint.trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
+    "hint.duck": ("you cannot take this trick safely: play your cheapest card, {card}",
+                  "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
+    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap: {card}",
+                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
+    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten; play {card}",
+                           "{head} van je maat ligt voor maar kan nog geslagen worden; speel {card}"),
+    "hint.beat": ("{card} beats {head}, but an opponent still to play may go higher",
+                  "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
+    "hint.lead": ("lead {card}", "kom uit met {card}"),
+    "hint.follow": ("play {card}", "speel {card}"),
+    "hint.claim": ("your team is owed {points} roem for the last trick: claim it",
+                   "jullie hebben {points} roem in de laatste slag: meld die"),
+    "hint.claim_nothing": ("a claim scores nothing now", "melden levert nu niets op"),
+    "hint.decline": ("your team is owed no roem for the last trick", "jullie hebben geen roem in de laatste slag"),
+    "hint.decline_owed": ("not claiming gives up {points} roem", "niet melden kost jullie {points} roem"),
+    "hint.claim_action": ("Roem!", "Roem!"),
+    "hint.decline_action": ("No roem", "Geen roem"),
+    "hint.play_card": ("Play {card}", "Speel {card}"),
+    "hint.choose_trump": ("Trump {suit} ({name})", "Troef {suit} ({name})"),
+    "hint.trumps": ("{count} trump", "{count} troef"),
+    "hint.trumps_many": ("{count} trumps", "{count} troeven"),
+    "hint.with_honours": (" with {honours}", " met {honours}"),
+    "hint.aces": (" and {count} ace beside them", " en {count} aas ernaast"),
+    "hint.aces_many": (" and {count} aces beside them", " en {count} azen ernaast"),
+})
+
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},
-              NL: {Suit.C: "klaveren", Suit.D: "ruiten", Suit.H: "harten", Suit.S: "schoppen"}}
+              NL: {Suit.C: "klaver", Suit.D: "ruiten", Suit.H: "harten", Suit.S: "schoppen"}}
 SEAT_NAMES = {EN: {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"},
               NL: {Seat.N: "Noord", Seat.E: "Oost", Seat.S: "Zuid", Seat.W: "West"}}
+# Rank letters as people read them on cards and in texts, in engine.cards.Rank order (7 8 9 10 J Q K A).
+RANKS = {EN: ("7", "8", "9", "10", "J", "Q", "K", "A"), NL: ("7", "8", "9", "10", "B", "V", "H", "A")}
+RANK_PLURALS = {EN: ("sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"),
+                NL: ("zevens", "achten", "negens", "tienen", "boeren", "vrouwen", "heren", "azen")}
+RANK_NAMES = {EN: ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"),
+              NL: ("zeven", "acht", "negen", "tien", "boer", "vrouw", "heer", "aas")}
+# The trump honours a bid rests on, as the hint names them (heuristic.describe_hand's letters).
+HONOUR_NAMES = {EN: {"J": "J", "9": "9", "A": "A", "T": "10"}, NL: {"J": "boer", "9": "nel", "A": "aas", "T": "tien"}}
+
+
+def language(lang: str) -> Language:
+    """``en``/``nl``, a Language or a locale (``nl-NL``): the language to speak (anything not Dutch is English)."""
+    return Language.of(lang)
+
+
+def _stuk_roem() -> int:
+    # engine.rulebook names no stuk constant yet: the engine's own count of a K+Q-of-trump trick gives it.
+    king, queen = Card.of(Rank.KING, Suit.C), Card.of(Rank.QUEEN, Suit.C)
+    plain = rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, False)
+    return rulebook.trick_roem(king, queen, Card.D7, Card.H9, Suit.C, True) - plain
+
+
+# The rule values texts state, from the engine, filled into every text that names them.
+RULE_VALUES: dict[str, int] = {
+    "stuk_roem": _stuk_roem(),
+    "pit_bonus": rulebook.PIT_BONUS,
+    "run3_roem": rulebook.sequence_roem(0b111),
+    "run4_roem": rulebook.sequence_roem(0b1111),
+    "four_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.ACE],
+    "jacks_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.JACK],
+}
 
 
 class _Params(dict[str, Any]):
@@ -224,55 +459,66 @@ class _Params(dict[str, Any]):
         return "{" + key + "}"
 
 
-def t(key: str, lang: str = EN, **params: Any) -> str:
+def t(key: str, lang: str = EN, /, **params: Any) -> str:
+    """The text ``key`` in ``lang`` with ``params`` filled in; positional-only, so a param may be named ``key``."""
     pair = TEXTS.get(key)
     if pair is None:
         return key
-    template = pair[1] if lang == NL else pair[0]
+    template = pair[1] if language(lang) is NL else pair[0]
     try:
-        return template.format_map(_Params(params))
+        return template.format_map(_Params({**RULE_VALUES, **params}))
     except (ValueError, IndexError):
         return template
 
 
-def lang_of(locale: Locale | str | None) -> str:
-    value = locale.value if isinstance(locale, Locale) else (locale or "")
-    return NL if value.lower().startswith("nl") else EN
-
-
 def seat_name(seat: Seat, lang: str) -> str:
-    return SEAT_NAMES[NL if lang == NL else EN][seat]
+    return SEAT_NAMES[language(lang)][seat]
 
 
 def suit_name(suit: Suit, lang: str) -> str:
-    return SUIT_NAMES[NL if lang == NL else EN][suit]
+    return SUIT_NAMES[language(lang)][suit]
 
 
-def team_word(team: Team, viewer: Team | None) -> str:
-    """Wij/Zij from the viewer's side; in public (no viewer) the team's seats, NS or EW, as on the images."""
+SUIT_LETTERS = {EN: "CDHS", NL: "KRHS"}  # klaver, ruiten, harten, schoppen
+
+
+def suit_letter(suit: Suit, lang: str) -> str:
+    """The letter a player of ``lang`` types for a suit: C D H S, in Dutch K R H S."""
+    return SUIT_LETTERS[language(lang)][suit]
+
+
+def team_word(team: Team, viewer: Team | None, lang: str = EN) -> str:
+    """Wij/Zij from the viewer's side; in public (no viewer) the team's seats as on the images: NS or EW,
+    in Dutch NZ or OW."""
     if viewer is None:
-        return team.name
-    return "Wij" if team is viewer else "Zij"
+        return t("label.ns" if team is Team.NS else "label.ew", lang)
+    return t("label.we" if team is viewer else "label.they", lang)
 
 
-RANKS = {EN: ("7", "8", "9", "10", "J", "Q", "K", "A"), NL: ("7", "8", "9", "10", "B", "V", "H", "A")}
-RANK_NAMES = {EN: ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"),
-              NL: ("zeven", "acht", "negen", "tien", "boer", "vrouw", "heer", "aas")}
-_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-_NL_RANKS = {"B": "J", "V": "Q", "H": "K"}
-_NL_SUITS = {"K": "C", "R": "D", "H": "H", "S": "S"}
-_SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S, "W": Seat.W}
+def rank_letters(lang: str) -> tuple[str, ...]:
+    """The rank letters of ``lang`` in Rank order: what cards show (images) and texts write."""
+    return RANKS[language(lang)]
+
+
+def card_text(card: Card, lang: str) -> str:
+    """A card as a player of ``lang`` reads it, with the images' rank letters: ``10♥``, ``J♥`` / ``B♥``."""
+    return RANKS[language(lang)][card.rank] + card.suit.symbol
 
 
 def card_label(card: Card, lang: str) -> str:
     """``J♥ — jack of hearts`` / ``B♥ — harten boer``: what a player reads in a choice list."""
-    lang = NL if lang == NL else EN
-    rank = card.notation[0]
-    index = "789TJQKA".index(rank)
-    short = RANKS[lang][index] + card.suit.symbol
+    lang = language(lang)
+    index = int(card.rank)
+    short = card_text(card, lang)
     if lang == NL:
         return f"{short} — {SUIT_NAMES[NL][card.suit]} {RANK_NAMES[NL][index]}"
     return f"{short} — {RANK_NAMES[EN][index]} of {SUIT_NAMES[EN][card.suit]}"
+
+
+_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_NL_RANKS = {"B": "J", "V": "Q", "H": "K"}
+_NL_SUITS = {"K": "C", "R": "D", "H": "H", "S": "S"}
+_SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S, "W": Seat.W}
 
 
 def parse_card_text(text: str) -> Card | None:
@@ -325,7 +571,7 @@ def permission_name(permission: str, lang: str) -> str:
 
 def action_text(action: Card | Call, lang: str) -> str:
     if isinstance(action, Card):
-        return action.symbol
+        return card_text(action, lang)
     if action is Call.PASS:
         return t("button.pass", lang)
     if action is Call.PLAY:
@@ -342,23 +588,158 @@ def illegal_text(error: IllegalActionError, lang: str, **extra: str) -> str:
         if key in params:
             params[key] = Suit.parse(params[key]).symbol
     if "legal" in params:
-        params["legal"] = " ".join(Card.parse(card).symbol for card in params["legal"].split())
+        params["legal"] = " ".join(card_text(Card.parse(card), lang) for card in params["legal"].split())
     if "card" in params:
-        params["card"] = Card.parse(params["card"]).symbol
+        params["card"] = card_text(Card.parse(params["card"]), lang)
+    if "name" not in params and "seat" in params:
+        params["name"] = seat_name(Seat.parse(params["seat"]), lang)
     return error_text(error.code, params, lang, error.reason)
 
 
-def error_text(code: str, params: dict[str, Any], lang: str, reason: str = "") -> str:
+def error_text(code: str, params: Mapping[str, Any], lang: str, reason: str = "") -> str:
+    """The refusal ``code`` (an engine ErrorCode or a ServiceErrorCode) worded for a player.
+
+    ``params`` may hold any names, ``reason`` and ``key`` included (a bad setting names its key).
+    """
     key = f"error.{code}"
     if key not in TEXTS:
         return t("error.illegal", lang, reason=reason or code)
-    return t(key, lang, reason=reason, **params)
+    return t(key, lang, **{"reason": reason, **params})
+
+
+# ------------------------------------------------------------------ roem, calls, hints
+
+def roem_text(parts: tuple[RoemPart, ...], lang: str) -> str:
+    """``stuk + driekaart: 40``, ``four aces: 100`` / ``vier azen: 100``; empty when there is no roem."""
+    if not parts:
+        return ""
+    words = []
+    for part in parts:
+        if part.kind is RoemKind.FOUR_OF_A_KIND:
+            rank = part.rank if part.rank is not None else Rank.ACE
+            words.append(t("roem.four", lang, ranks=RANK_PLURALS[language(lang)][rank]))
+        else:
+            words.append(t(f"roem.{part.kind.value}", lang))
+    return t("roem.parts", lang, parts=" + ".join(words), points=sum(part.points for part in parts))
+
+
+_CALL_WORDS: dict[str, Call] = {"pass": Call.PASS, "pas": Call.PASS, "passen": Call.PASS, "p": Call.PASS,
+                                "play": Call.PLAY, "speel": Call.PLAY, "spelen": Call.PLAY}
+
+
+def parse_call_text(text: str) -> Call | None:
+    """A call as a player types it: pass/pas/passen, play/speel/spelen, or a suit (``H``, ``♥``, ``hearts``,
+    ``harten``, ``heart``) in either language."""
+    raw = text.strip().lower()
+    if raw in _CALL_WORDS:
+        return _CALL_WORDS[raw]
+    suit = parse_suit_text(raw)
+    return Call.for_suit(suit) if suit is not None else None
+
+
+def parse_suit_text(text: str) -> Suit | None:
+    """A suit as a player types it: its letter (C D H S, Dutch K R H S), symbol, or name in either language."""
+    raw = text.strip().lower()
+    for symbol, letter in _SYMBOLS.items():
+        if raw == symbol:
+            return Suit.parse(letter)
+    if len(raw) == 1:
+        letter = {"K": "C", "R": "D"}.get(raw.upper(), raw.upper())  # Dutch klaver, ruiten
+        return Suit.parse(letter) if letter in "CDHS" else None
+    for names in SUIT_NAMES.values():
+        for suit, name in names.items():
+            if raw in (name, name.rstrip("s"), name.removesuffix("en")):
+                return suit
+    return None
+
+
+def call_text(call: Call, lang: str) -> str:
+    """A call in a sentence: ``Pass``, ``Play``, or a suit as ``♥ (hearts)``."""
+    if call is Call.PASS:
+        return t("button.pass", lang)
+    if call is Call.PLAY:
+        return t("button.play", lang)
+    suit = call.suit
+    assert suit is not None
+    return f"{suit.symbol} ({suit_name(suit, lang)})"
+
+
+# A suit in a hint, in the singular ("the highest diamond left", "een lage ruiten").
+SUIT_NOUNS = {EN: {Suit.C: "club", Suit.D: "diamond", Suit.H: "heart", Suit.S: "spade"}, NL: SUIT_NAMES[NL]}
+
+
+def _hint_suit(letter: str, lang: str) -> str:
+    return SUIT_NOUNS[language(lang)][Suit.parse(letter)]
+
+
+def _hand_words(params: Mapping[str, str], lang: str) -> str:
+    """``3 trumps with J, 9 and 1 ace beside them``: the facts a bid rests on."""
+    trumps = int(params["trumps"])
+    text = t("hint.trumps" if trumps == 1 else "hint.trumps_many", lang, count=trumps)
+    honours = [HONOUR_NAMES[language(lang)][letter] for letter in params.get("honours", "")]
+    if honours:
+        text += t("hint.with_honours", lang, honours=", ".join(honours))
+    aces = int(params.get("aces", "0"))
+    if aces:
+        text += t("hint.aces" if aces == 1 else "hint.aces_many", lang, count=aces)
+    return text
+
+
+def hint_reason(hint: Hint, lang: str) -> str:
+    """Why the strong player chooses the hint's action: ``partner's A♠ wins; give your 10♦ (spekken)``."""
+    params = hint.params
+    values: dict[str, str] = {}
+    for name in ("card", "head"):
+        if name in params:
+            values[name] = card_text(Card.parse(params[name]), lang)
+    for name in ("suit", "led"):
+        if name in params:
+            values[name] = _hint_suit(params[name], lang)
+    if "trumps" in params:
+        values["hand"] = _hand_words(params, lang)
+    if "points" in params:
+        values["points"] = params["points"]
+    return t(f"hint.{hint.code.value}", lang, **values)
+
+
+def hint_action(action: Choice, lang: str) -> str:
+    """The hinted action as an order: ``Play 10♠``, ``Pass``, ``Trump ♥ (hearts)``, ``Roem!``."""
+    if isinstance(action, Claim):
+        return t("hint.claim_action", lang)
+    if isinstance(action, Decline):
+        return t("hint.decline_action", lang)
+    if isinstance(action, Card):
+        return t("hint.play_card", lang, card=card_text(action, lang))
+    if action in (Call.PASS, Call.PLAY):
+        return call_text(action, lang)
+    suit = action.suit
+    assert suit is not None
+    return t("hint.choose_trump", lang, suit=suit.symbol, name=suit_name(suit, lang))
+
+
+def hint_text(hint: Hint, lang: str) -> str:
+    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``."""
+    return t("hint", lang, action=hint_action(hint.action, lang), reason=hint_reason(hint, lang))
+
+
+# The Dutch word of every setting value, by setting; English uses the values themselves (the record's).
+SETTING_WORDS_NL: dict[str, dict[str, str]] = {
+    "play": {"rotterdam": "rotterdams", "amsterdam": "amsterdams"},
+    "undertrump": {"forced": "verplicht", "forbidden": "verboden"},
+    "bidding": {"vrij": "vrij", "verplicht": "verplicht", "draaien": "draaien"},
+    "forced": {"elder": "voorhand", "dealer": "deler"},
+    "roem": {"auto": "automatisch", "declared": "melden"},
+    "stuk": {"trick": "in de slag", "held": "in de hand"},
+    "ai": {"easy": "makkelijk", "normal": "normaal", "hard": "moeilijk"},
+    "felt": {"green": "groen", "navy": "marineblauw", "burgundy": "bordeaux"},
+    "language": {"en": "Engels", "nl": "Nederlands"},
+}
 
 
 # ------------------------------------------------------------------ command names and descriptions
 
 COMMAND_TEXTS: dict[str, str] = {
-    # English string -> Dutch, for app_commands locale_str values
+    # English string -> Dutch, for app_commands locale_str values (bot.discord_app.translator)
     "klaverjas": "klaverjas",
     "Play Klaverjas": "Klaverjassen",
     "start": "start",
@@ -372,7 +753,7 @@ COMMAND_TEXTS: dict[str, str] = {
     "hint": "tip",
     "What would the strong player do? (your turn only)": "Wat zou de sterke speler doen? (alleen in je beurt)",
     "score": "score",
-    "Show the score sheet": "Toon het scorebriefje",
+    "Show the score sheet": "Toon het boompje",
     "rules": "regels",
     "Show this table's rules": "Toon de regels van deze tafel",
     "leave": "weg",
@@ -384,23 +765,6 @@ COMMAND_TEXTS: dict[str, str] = {
     "Set this server's default table settings": "Stel de standaardinstellingen van deze server in",
     "delivery": "bezorging",
     "join": "meedoen",
-    "rotterdam": "rotterdams",
-    "amsterdam": "amsterdams",
-    "forced": "verplicht",
-    "forbidden": "verboden",
-    "vrij": "vrij",
-    "verplicht": "verplicht",
-    "draaien": "draaien",
-    "auto": "automatisch",
-    "declared": "melden",
-    "trick": "in de slag",
-    "held": "in de hand",
-    "easy": "makkelijk",
-    "normal": "normaal",
-    "hard": "moeilijk",
-    "green": "groen",
-    "navy": "marineblauw",
-    "burgundy": "bordeaux",
     "English": "Engels",
     "Nederlands": "Nederlands",
     "dm": "dm",
@@ -411,15 +775,15 @@ COMMAND_TEXTS: dict[str, str] = {
     "Where your private hand goes: dm or thread": "Waar je hand komt: dm of draad",
     "Play rules: rotterdam or amsterdam": "Speelregels: rotterdam of amsterdam",
     "Undertrumping: forced or forbidden": "Ondertroeven: verplicht of verboden",
-    "Bidding: vrij, verplicht or draaien": "Bieden: vrij, verplicht of draaien",
-    "Match length: hands (16, 8) or a target (to1001)": "Lengte: handen (16, 8) of een doel (to1001)",
+    "Bidding: vrij, verplicht or draaien": "Troef kiezen: vrij, verplicht of draaien",
+    "Match length: hands (16, 8) or a target (to1001)": "Lengte: rondes (16, 8) of een doel (tot1001)",
     "Roem: auto or declared": "Roem: automatisch of melden",
     "Stuk: trick or held": "Stuk: in de slag of in de hand",
-    "AI level: easy, normal or hard": "AI-niveau: easy, normal of hard",
+    "AI level: easy, normal or hard": "AI-niveau: makkelijk, normaal of moeilijk",
     "Felt colour": "Kleur van het laken",
     "Language of the table: en or nl": "Taal van de tafel: en of nl",
     "undertrump": "ondertroeven",
-    "bidding": "bieden",
+    "bidding": "troefkeuze",
     "length": "lengte",
     "roem": "roem",
     "stuk": "stuk",
@@ -427,34 +791,32 @@ COMMAND_TEXTS: dict[str, str] = {
     "theme": "laken",
     "language": "taal",
 }
-
-
-class Translator(app_commands.Translator):
-    """Dutch command names and descriptions for Discord's ``nl`` locale."""
-
-    async def translate(self, string: app_commands.locale_str, locale: Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
-        if locale is not Locale.dutch:
-            return None
-        return COMMAND_TEXTS.get(string.message)
+# The choices of the settings' options: the values' Dutch words.
+COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")
+                      for value, word in SETTING_WORDS_NL[key].items()})
 
 
 # ------------------------------------------------------------------ /klaverjas rules
 
 RULE_TEXTS: dict[str, tuple[str, str]] = {
+    "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
+                      "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
+    "settings.ai": ("AI: {level}", "AI: {level}"),
+    "length.hands": ("{hands} hands", "{hands} rondes"),
+    "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
     "rules.settings": ("Settings: {play} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
                        "· {length} · AI {ai} · felt {felt} · language {language}",
-                       "Instellingen: {play} · ondertroeven {undertrump} · bieden {bidding} · roem {roem} · "
+                       "Instellingen: {play} · ondertroeven {undertrump} · troef {bidding} · roem {roem} · "
                        "stuk {stuk} · {length} · AI {ai} · laken {felt} · taal {language}"),
     "rules.common": ("Always: follow suit if you can; when trump is led you must overtrump if you can, even over "
                      "your partner. Partners sit opposite: NS against EW. The playing team must score more than the "
                      "other team (points + roem), or it is nat and the others get everything; all eight tricks is "
-                     "pit (+100).",
+                     "pit (+{pit_bonus}).",
                      "Altijd: bekennen als het kan; wordt er troef gevraagd, dan moet je overtroeven als het kan, "
-                     "ook over je maat heen. Maten zitten tegenover elkaar: NS tegen EW. Het spelende team moet "
+                     "ook over je maat heen. Maten zitten tegenover elkaar: NZ tegen OW. Het spelende team moet "
                      "meer halen dan het andere (punten + roem), anders is het nat en krijgt de tegenpartij alles; "
-                     "alle acht slagen is pit (+100)."),
+                     "alle acht slagen is pit (+{pit_bonus})."),
     "rules.rotterdam": ("**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
                         "even when your partner is winning the trick.",
                         "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
@@ -475,72 +837,116 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                                    "een andere kleur; alleen met niets dan troef ondertroef je."),
     "rules.vrij": ("**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
                    "or passes. If all four pass, {forced} must choose trump.",
-                   "**Vrij bieden**: vanaf links van de gever speelt ieder (en noemt een troefkleur) of past. Past "
-                   "iedereen, dan moet {forced} troef kiezen."),
+                   "**Troef vrij**: vanaf links van de deler zegt ieder spelen (en noemt een troefkleur) of "
+                   "passen. Past iedereen, dan moet {forced} troef kiezen."),
     "rules.verplicht": ("**Bidding verplicht**: the player left of the dealer must choose trump at once.",
-                        "**Verplicht bieden**: de speler links van de gever moet meteen troef kiezen."),
+                        "**Troef verplicht**: de speler links van de deler moet meteen troef kiezen."),
     "rules.draaien": ("**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
                       "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
                       "the dealer must play it. The first turn of a match is always clubs.",
-                      "**Draaien**: er wordt een kleur gedraaid; ieder speelt erop of past. Past iedereen, dan "
+                      "**Troef draaien**: er wordt een kleur gedraaid; ieder zegt spelen of passen. Past iedereen, dan "
                       "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
-                      "de gever moet die spelen. De eerste keer in een partij is het altijd klaveren."),
-    "rules.forced_elder": ("the player left of the dealer", "de speler links van de gever"),
-    "rules.forced_dealer": ("the dealer", "de gever"),
-    "rules.roem_auto": ("**Roem automatic**: roem in a trick (three or four in a row, four of a kind, stuk) "
-                        "is counted for the team that wins the trick.",
-                        "**Roem automatisch**: roem in een slag (driekaart, vierkaart, vier gelijke, stuk) telt "
-                        "vanzelf voor het team dat de slag wint."),
+                      "de deler moet die spelen. De eerste keer in een partij is het altijd klaver."),
+    "rules.forced_elder": ("the player left of the dealer", "de speler links van de deler"),
+    "rules.forced_dealer": ("the dealer", "de deler"),
+    "rules.roem_auto": ("**Roem automatic**: roem in a trick (three in a row {run3_roem}, four in a row "
+                        "{run4_roem}, four of a kind {four_roem}, four jacks {jacks_roem}, stuk {stuk_roem}) is "
+                        "counted for the team that wins the trick.",
+                        "**Roem automatisch**: roem in een slag (driekaart {run3_roem}, vierkaart {run4_roem}, vier "
+                        "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
+                        "dat de slag wint."),
     "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
                             "presses Roem! before the next card is played.",
                             "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
                             "drukt voor de volgende kaart."),
-    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are 20 roem for its winner.",
-                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn 20 roem voor de winnaar."),
-    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores 20 roem for their team "
-                        "when playing the second of them, whoever wins that trick.",
-                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt 20 roem voor zijn team bij "
-                        "het spelen van de tweede, wie de slag ook wint."),
+    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
+                         "winner.",
+                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "
+                         "winnaar."),
+    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores {stuk_roem} roem for their "
+                        "team when playing the second of them, whoever wins that trick.",
+                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
+                        "team bij het spelen van de tweede, wie de slag ook wint."),
     "rules.length_hands": ("**Length**: {hands} hands; the higher total wins.",
-                           "**Lengte**: {hands} handen; het hoogste totaal wint."),
+                           "**Lengte**: {hands} rondes; het hoogste totaal wint."),
     "rules.length_target": ("**Length**: the first team to {target} points wins.",
                             "**Lengte**: het eerste team met {target} punten wint."),
 }
 TEXTS.update(RULE_TEXTS)
 
-_VALUE_NL = {"rotterdam": "rotterdams", "amsterdam": "amsterdams", "forced": "verplicht", "forbidden": "verboden",
-             "auto": "automatisch", "declared": "melden", "trick": "in de slag", "held": "in de hand"}
+
+
+def setting_value(key: str, value: str, lang: str) -> str:
+    """A setting's value as a player of ``lang`` reads it: ``moeilijk`` for the ai level ``hard`` in Dutch."""
+    if language(lang) is NL:
+        return SETTING_WORDS_NL.get(key, {}).get(value, value)
+    return value
+
+
+def parse_setting_value(key: str, text: str) -> str | None:
+    """The value of setting ``key`` (play, undertrump, bidding, forced, roem, stuk, length, ai, felt, language)
+    from a player's words in English or Dutch (``moeilijk`` -> ``hard``, ``tot 1001`` -> ``to1001``); None when
+    the words name no value. Values are returned as the settings and the record spell them."""
+    raw = " ".join(text.strip().lower().split())
+    if key == "length":
+        words = raw.replace("rondes", "").replace("ronde", "").replace("hands", "").replace("hand", "").strip()
+        for prefix in ("tot", "to", "target:", "target="):
+            if words.startswith(prefix):
+                number = words[len(prefix):].strip().replace(".", "").replace(",", "")
+                return f"to{number}" if number.isdigit() else None
+        return words if words.isdigit() else None
+    dutch_words = SETTING_WORDS_NL.get(key)
+    if dutch_words is None:
+        return None
+    for value, dutch in dutch_words.items():
+        if raw in (value, dutch.lower()):
+            return value
+    return None
+
+
+def parse_level(text: str) -> Level | None:
+    """An AI level from ``easy``/``normal``/``hard`` or ``makkelijk``/``normaal``/``moeilijk``."""
+    value = parse_setting_value("ai", text)
+    return Level(value) if value is not None else None
 
 
 def length_text(rules: Rules, lang: str) -> str:
+    """``16 hands`` / ``16 rondes``, or ``to 1001`` / ``tot 1001``."""
     length = rules.length
     if length.hands is not None:
-        return f"{length.hands} {'handen' if lang == NL else 'hands'}"
-    return f"{'tot' if lang == NL else 'to'} {length.target}"
+        return t("length.hands", lang, hands=length.hands)
+    return t("length.target", lang, target=length.target)
 
 
-def settings_line(rules: Rules, lang: str) -> str:
-    """The table's settings on one line, in ``lang``: ``rotterdam · undertrump forced · vrij · 16 hands · …``."""
-    def value(v: str) -> str:
-        return _VALUE_NL.get(v, v) if lang == NL else v
+def settings_line(rules: Rules, lang: str, ai: str | None = None) -> str:
+    """The table's settings on one line, in ``lang``: ``rotterdam · undertrump forced · vrij · 16 hands · …``;
+    with ``ai``, the AI level at the end."""
+    def value(key: str, v: str) -> str:
+        return setting_value(key, v, lang)
 
-    undertrump = "ondertroeven" if lang == NL else "undertrump"
-    return (f"{value(rules.play.value)} · {undertrump} {value(rules.undertrump_rule.value)} · {rules.bidding.value} · "
-            f"{length_text(rules, lang)} · roem {value(rules.roem.value)} · stuk {value(rules.stuk.value)}")
+    line = t("settings.line", lang, play=value("play", rules.play.value),
+             undertrump=value("undertrump", rules.undertrump_rule.value),
+             bidding=value("bidding", rules.bidding.value), length=length_text(rules, lang),
+             roem=value("roem", rules.roem.value), stuk=value("stuk", rules.stuk.value))
+    if ai is not None:
+        line += " · " + t("settings.ai", lang, level=value("ai", ai))
+    return line
 
 
 def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str = "", felt: str = "",
                   language: str = "") -> str:
     """The table's settings, then what each rule that differs between variants means, in ``lang``."""
-    def value(v: str) -> str:
-        return _VALUE_NL.get(v, v) if lang == NL else v
+    def value(key: str, v: str) -> str:
+        return setting_value(key, v, lang)
 
     lines = []
     if table is not None:
         lines.append(t("rules.title", lang, table=table))
-    lines.append(t("rules.settings", lang, play=value(rules.play.value), undertrump=value(rules.undertrump_rule.value),
-                   bidding=rules.bidding.value, roem=value(rules.roem.value), stuk=value(rules.stuk.value),
-                   length=length_text(rules, lang), ai=ai, felt=felt, language=language))
+    lines.append(t("rules.settings", lang, play=value("play", rules.play.value),
+                   undertrump=value("undertrump", rules.undertrump_rule.value),
+                   bidding=value("bidding", rules.bidding.value), roem=value("roem", rules.roem.value),
+                   stuk=value("stuk", rules.stuk.value), length=length_text(rules, lang), ai=value("ai", ai),
+                   felt=value("felt", felt), language=value("language", language)))
     lines.append("• " + t("rules.rotterdam" if rules.play is PlayRules.ROTTERDAM else "rules.amsterdam", lang))
     forced_undertrump = rules.undertrump_rule is Undertrump.FORCED
     lines.append("• " + t("rules.undertrump_forced" if forced_undertrump else "rules.undertrump_forbidden", lang))
@@ -550,7 +956,8 @@ def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str 
     else:
         lines.append("• " + t("rules." + rules.bidding.value, lang))
     lines.append("• " + t("rules.roem_auto" if rules.roem is RoemMode.AUTO else "rules.roem_declared", lang))
-    lines.append("• " + t("rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held", lang))
+    stuk_key = "rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held"
+    lines.append("• " + t(stuk_key, lang))
     length = rules.length
     if length.hands is not None:
         lines.append("• " + t("rules.length_hands", lang, hands=length.hands))

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from engine.ai.base import Player
-from engine.ai.players import SeededRandom, make_player
+from engine.ai.players import make_player
 from engine.cards import SEATS, Team
 from engine.events import HandSettled, TrumpChosen
 from engine.game import Game, Phase, random_deal
+from engine.randomness import SeededRandom
 from engine.settings import Rules
 from engine.view import seat_view
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Call
-from engine.ai.players import make_rng
+from engine.actions import SUIT_CALLS, Call, Choice, Claim
+from engine.ai.claims import claim_or_decline
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
 from engine.game import Phase
-from engine.randomness import RandomSource
+from engine.randomness import RandomSource, make_rng
 from engine.view import SeatView
 
 SUIT_MASK = rulebook.SUIT_MASK
@@ -31,6 +31,8 @@ RANK_ACE = 7
 RANK_JACK = 4
 RANK_NINE = 2
 
+# The hand evaluation from which a player plays a hand: the heuristic's, pimc's (tuned by duels) and what
+# the sampler reads into other seats' bids.
 BID_THRESHOLD = 62.0
 # Evaluation of a trump card by rank (7 8 9 T J Q K A) and of a side card.
 TRUMP_VALUE = (5.0, 5.0, 22.0, 12.0, 30.0, 7.0, 8.0, 15.0)
@@ -46,7 +48,7 @@ VOID_BONUS = 5.0
 class Decision:
     """An action with the reason a person would give for it (a code and its parameters)."""
 
-    action: Card | Call
+    action: Choice
     reason: str
     params: dict[str, str] = field(default_factory=dict)
 
@@ -61,9 +63,8 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
         count += 1
     if count > 3:
         value += EXTRA_TRUMP * (count - 3)
-    king = 1 << (trump * 8 + rulebook.RANK_KING)
-    queen = 1 << (trump * 8 + rulebook.RANK_QUEEN)
-    if trumps & king and trumps & queen:
+    stuk = rulebook.stuk_mask(trump)
+    if trumps & stuk == stuk:
         value += STUK_BONUS
     for suit in range(4):
         if suit == trump:
@@ -210,13 +211,15 @@ class HeuristicPlayer:
         self.threshold = threshold
         self._rng = make_rng(seed)
 
-    def choose(self, view: SeatView) -> Card | Call:
+    def choose(self, view: SeatView) -> Choice:
         return self.decide(view).action
 
     def decide(self, view: SeatView) -> Decision:
         legal = view.legal
         if not legal:
             raise ValueError(f"{view.seat.letter} has nothing to choose: it is not its turn")
+        if view.phase is Phase.CLAIM:  # no noise: every AI claims what it is owed
+            return claim_decision(view)
         if self.noise and self._rng.random() < self.noise:
             return Decision(legal[self._rng.randrange(len(legal))], "random")
         if view.phase is Phase.BIDDING:
@@ -396,6 +399,13 @@ class HeuristicPlayer:
         trump = k.trump
         card = min(legal, key=lambda c: (points(c, trump) + k.keep_value(c), strength(c, trump), c))
         return Decision(DECK[card], "duck_partner" if partner_heads else "duck", {**params, "card": str(DECK[card])})
+
+
+def claim_decision(view: SeatView) -> Decision:
+    """The claim phase: the shared AI policy (``engine.ai.claims``), with what the claim is worth."""
+    action = claim_or_decline(view)
+    return Decision(action, "claim" if isinstance(action, Claim) else "decline",
+                    {"points": str(view.claim_value(view.team))})
 
 
 def describe_hand(hand_mask: int, trump: Suit | int) -> dict[str, str]:

@@ -1,16 +1,19 @@
-"""Hints: the action the strong player would choose, with a short reason in English and Dutch.
+"""Hints: the action the strong player would choose, with the reason as a code and its parameters.
 
 The action comes from the strong player (``pimc`` when it is installed, else the heuristic); the
 reason from the situation: who heads the trick, whether we must follow, whether our team pulls
 trumps, what a signal says. When the heuristic agrees with the action, its own reason is used.
+The words are ``bot.texts``' (``hint_text``): the engine holds no sentences.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine import rulebook
-from engine.actions import Call
+from engine.actions import Call, Choice, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.heuristic import (
     LOW_RANKS,
@@ -21,86 +24,62 @@ from engine.ai.heuristic import (
     describe_hand,
     hand_evaluation,
     points,
+    strength,
 )
 from engine.ai.players import UnknownPlayerError, make_player
-from engine.cards import SEATS, SUITS, Card, Suit
+from engine.cards import SEATS, SUITS, Card, Seat, iter_bits
 from engine.game import Phase
 from engine.view import SeatView
 
-SUIT_NAMES = {"en": ("clubs", "diamonds", "hearts", "spades"),
-              "nl": ("klaveren", "ruiten", "harten", "schoppen")}
-HONOUR_NAMES = {"en": {"J": "J", "9": "9", "A": "A", "T": "10"},
-                "nl": {"J": "boer", "9": "nel", "A": "aas", "T": "tien"}}
 
-# Reason templates by code; fields: card, head, suit (a suit name), led (a suit name), hand (bid facts).
-REASONS: dict[str, tuple[str, str]] = {
-    "only": ("{card} is your only legal card", "{card} is je enige speelbare kaart"),
-    "random": ("any card will do here", "elke kaart is hier goed"),
-    "bid_play": ("you hold {hand}: strong enough to play {suit}",
-                 "je hebt {hand}: sterk genoeg om {suit} te spelen"),
-    "bid_pass": ("your best suit is {suit}, with {hand}; too weak to play",
-                 "je beste kleur is {suit}, met {hand}; te zwak om te spelen"),
-    "bid_forced": ("you must choose trump: {suit} is your best suit ({hand})",
-                   "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
-    "pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
-                    "jullie spelen: kom uit met troef om de troeven van de tegenpartij te trekken"),
-    "cash": ("{card} is the highest {suit} left: take the trick with it",
-             "{card} is de hoogste {suit} die nog in het spel is: haal er de slag mee"),
-    "lead_signal": ("partner asked for {suit} (a signal): lead it", "je maat seinde {suit}: kom daarmee uit"),
-    "lead_low": ("lead a low card and keep your high cards and guarded tens",
-                 "kom uit met een lage kaart en bewaar je hoge kaarten en gedekte tienen"),
-    "spek": ("partner's {head} wins; give your {card} (spekken)", "{head} van je maat wint; spek je {card}"),
-    "spek_ace": ("partner's {head} wins; give your {card}: partner then knows your 10 is boss (seinen)",
-                 "{head} van je maat wint; gooi je {card} bij: dan weet je maat dat je tien de baas is (seinen)"),
-    "signal_up": ("partner's {head} wins; a low {suit} card asks partner to lead {suit} (opseinen)",
-                  "{head} van je maat wint; een lage {suit} vraagt je maat om {suit} (opseinen)"),
-    "signal_down": ("partner's {head} wins; a picture card says you have nothing in {suit} (afseinen)",
-                    "{head} van je maat wint; een plaatje zegt dat je niets hebt in {suit} (afseinen)"),
-    "keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
-                    "{head} van je maat wint: niet introeven, bewaar je troeven"),
-    "discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
-    "follow_trump": ("partner's {head} wins; follow with your cheapest trump",
-                     "{head} van je maat wint; beken met je goedkoopste troef"),
-    "follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
-                     "{head} van je maat wint; beken goedkoop met {card}"),
-    "overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
-    "win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
-    "trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
-    "duck": ("you cannot take this trick safely: play your cheapest card, {card}",
-             "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
-    "duck_partner": ("partner's {head} leads but may be beaten; play cheap: {card}",
-                     "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
-    "lead": ("lead {card}", "kom uit met {card}"),
-    "follow": ("play {card}", "speel {card}"),
-}
+class HintCode(StrEnum):
+    """Why a hint's action is good; ``bot.texts`` words each code (``hint.<code>``) with the hint's params."""
+
+    ONLY = "only"
+    RANDOM = "random"
+    BID_PLAY = "bid_play"
+    BID_PASS = "bid_pass"
+    BID_FORCED = "bid_forced"
+    PULL_TRUMPS = "pull_trumps"
+    CASH = "cash"
+    LEAD_SIGNAL = "lead_signal"
+    LEAD_LOW = "lead_low"
+    SPEK = "spek"
+    SPEK_ACE = "spek_ace"
+    SIGNAL_UP = "signal_up"
+    SIGNAL_DOWN = "signal_down"
+    KEEP_TRUMPS = "keep_trumps"
+    DISCARD = "discard"
+    FOLLOW_TRUMP = "follow_trump"
+    FOLLOW_CHEAP = "follow_cheap"
+    OVERTAKE = "overtake"
+    WIN = "win"
+    TRUMP_IN = "trump_in"
+    DUCK = "duck"
+    DUCK_PARTNER = "duck_partner"
+    LEAD = "lead"
+    FOLLOW = "follow"
+    PARTNER_AHEAD = "partner_ahead"  # partner heads the trick, but an opponent still to play may beat it
+    BEAT = "beat"  # the card heads the trick for now; an opponent still to play may go higher
+    CLAIM = "claim"  # the last trick's claim window: the team is owed roem
+    CLAIM_NOTHING = "claim_nothing"
+    DECLINE = "decline"
+    DECLINE_OWED = "decline_owed"  # declining gives up owed roem
+
+
+# Reasons that say partner's card wins the trick: only true when no opponent still to play can beat it.
+PARTNER_WINS = frozenset({HintCode.SPEK, HintCode.SPEK_ACE, HintCode.SIGNAL_UP, HintCode.SIGNAL_DOWN,
+                          HintCode.KEEP_TRUMPS, HintCode.DISCARD, HintCode.FOLLOW_TRUMP, HintCode.FOLLOW_CHEAP})
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    action: Card | Call
-    code: str
-    reason_en: str
-    reason_nl: str
+    """The strong player's action and why: a code and its parameters (cards and suits in notation:
+    ``card``, ``head``; suit letters: ``suit``, ``led``; bid facts: ``trumps``, ``honours``, ``aces``)."""
 
-    def reason(self, lang: str = "en") -> str:
-        return self.reason_nl if lang == "nl" else self.reason_en
-
-    def message(self, lang: str = "en") -> str:
-        """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``."""
-        return f"{action_label(self.action, lang)}: {self.reason(lang)}"
-
-
-def action_label(action: Card | Call, lang: str = "en") -> str:
-    nl = lang == "nl"
-    if isinstance(action, Card):
-        return f"{'Speel' if nl else 'Play'} {action.symbol}"
-    if action is Call.PASS:
-        return "Pas" if nl else "Pass"
-    if action is Call.PLAY:
-        return "Speel" if nl else "Play"
-    suit = action.suit
-    assert suit is not None
-    return f"{'Troef' if nl else 'Trump'} {suit.symbol} ({SUIT_NAMES[lang if nl else 'en'][suit]})"
+    action: Choice
+    code: HintCode
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 def strong_player(seed: int = 0) -> Player:
@@ -120,11 +99,70 @@ def hint(view: SeatView, player: Player | None = None) -> Hint:
     decision = HeuristicPlayer().decide(view)
     if decision.action != action or decision.reason == "random":
         decision = explain(view, action)
-    return render(view, decision)
+    return render(view, honest(view, decision))
 
 
-def explain(view: SeatView, action: Card | Call) -> Decision:
+def honest(view: SeatView, decision: Decision) -> Decision:
+    """The decision with a reason that claims no more than the seat can know.
+
+    The heuristic plays on likelihoods ("an opponent with three clubs out will follow"); a hint's words
+    state facts, so "partner's A wins" and "takes the trick" need every opponent still to play unable to
+    beat the card, whatever they hold, and "the highest diamond left" needs no higher one in our own hand.
+    """
+    action = decision.action
+    if view.phase is not Phase.PLAY or not isinstance(action, Card):
+        return decision
+    k = Knowledge(view)
+    card = int(action)
+    reason = decision.reason
+    if not view.trick:
+        if reason == HintCode.CASH and not _highest_left(k, card):
+            return Decision(action, HintCode.LEAD, {"card": str(action)})
+        if reason == HintCode.PULL_TRUMPS and not any(k.may_hold(seat, k.trump) for seat in SEATS
+                                                      if seat.team is not view.team):
+            return Decision(action, HintCode.LEAD, {"card": str(action)})
+        return decision
+    led = view.trick[0] >> 3
+    head = view.trick_head()
+    assert head is not None
+    after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(view.trick))]
+    if reason in PARTNER_WINS and head[0] is view.partner and not certain(k, int(head[1]), led, after):
+        cheap = card >> 3 != k.trump and points(card, k.trump) < 10
+        return Decision(action, HintCode.DUCK_PARTNER if cheap else HintCode.PARTNER_AHEAD, decision.params)
+    if reason == HintCode.WIN and not certain(k, card, led, after):
+        return Decision(action, HintCode.BEAT, decision.params)
+    return decision
+
+
+def certain(k: Knowledge, card: int, led: int, after: list[Seat]) -> bool:
+    """``card`` heading a trick led in ``led`` stays there whatever the opponents in ``after`` hold."""
+    trump = k.trump
+    for seat in after:
+        if seat.team is k.seat.team:
+            continue
+        if card >> 3 == trump:
+            if k.may_hold(seat, trump) and not k.is_boss(card):
+                return False
+        elif k.may_hold(seat, trump) or (k.may_hold(seat, led) and not k.is_boss(card)):
+            return False  # it may be out of the led suit and trump, or hold a higher card of it
+    return True
+
+
+def _highest_left(k: Knowledge, card: int) -> bool:
+    """No card of its suit, out or in our own hand, is higher."""
+    suit = card >> 3
+    mine = strength(card, k.trump)
+    return k.is_boss(card) and all(strength(other, k.trump) <= mine
+                                   for other in iter_bits(k.mine & rulebook.SUIT_MASK[suit]))
+
+
+def explain(view: SeatView, action: Choice) -> Decision:
     """A reason code for any legal action, read off the situation."""
+    if isinstance(action, Claim | Decline):
+        owed = view.claim_value(view.team)
+        if isinstance(action, Claim):
+            return Decision(action, "claim" if owed else "claim_nothing", {"points": str(owed)})
+        return Decision(action, "decline_owed" if owed else "decline", {"points": str(owed)})
     if view.phase is Phase.BIDDING:
         return _explain_call(view, action)
     assert isinstance(action, Card)
@@ -138,7 +176,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
         playing = view.player is not None and view.player.team is view.team
         if card >> 3 == trump and playing:
             return Decision(action, "pull_trumps", {"card": name})
-        if card >> 3 != trump and k.is_boss(card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
+        if card >> 3 != trump and _highest_left(k, card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
             return Decision(action, "cash", {"card": name, "suit": SUITS[card >> 3].letter})
         if k.signal_up >> (card >> 3) & 1:
             return Decision(action, "lead_signal", {"card": name, "suit": SUITS[card >> 3].letter})
@@ -178,7 +216,7 @@ def explain(view: SeatView, action: Card | Call) -> Decision:
     return Decision(action, "duck", params)
 
 
-def _explain_call(view: SeatView, action: Card | Call) -> Decision:
+def _explain_call(view: SeatView, action: Choice) -> Decision:
     assert isinstance(action, Call)
     hand = view.hand_mask
     if action is Call.PLAY or (action is Call.PASS and Call.PLAY in view.legal):
@@ -196,44 +234,8 @@ def _explain_call(view: SeatView, action: Card | Call) -> Decision:
 
 
 def render(view: SeatView, decision: Decision) -> Hint:
-    texts = REASONS.get(decision.reason, REASONS["follow"])
-    return Hint(decision.action, decision.reason, _fill(texts[0], decision.params, "en"),
-                _fill(texts[1], decision.params, "nl"))
-
-
-def _fill(template: str, params: dict[str, str], lang: str) -> str:
-    values: dict[str, str] = {}
-    for key in ("card", "head"):
-        if key in params:
-            values[key] = Card.parse(params[key]).symbol
-    for key in ("suit", "led"):
-        if key in params:
-            suit = Suit.parse(params[key])
-            values[key] = f"{SUIT_NAMES[lang][suit]} {suit.symbol}"
-    if "trumps" in params:
-        values["hand"] = _hand_words(params, lang)
-    return template.format_map(_Default(values))
-
-
-def _hand_words(params: dict[str, str], lang: str) -> str:
-    trumps = int(params["trumps"])
-    honours = [HONOUR_NAMES[lang][h] for h in params.get("honours", "")]
-    aces = int(params.get("aces", "0"))
-    if lang == "nl":
-        text = f"{trumps} {'troef' if trumps == 1 else 'troeven'}"
-        if honours:
-            text += " met " + ", ".join(honours)
-        if aces:
-            text += f" en {aces} {'aas' if aces == 1 else 'azen'} ernaast"
-        return text
-    text = f"{trumps} {'trump' if trumps == 1 else 'trumps'}"
-    if honours:
-        text += " with " + ", ".join(honours)
-    if aces:
-        text += f" and {aces} {'ace' if aces == 1 else 'aces'} beside them"
-    return text
-
-
-class _Default(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "?"
+    try:
+        code = HintCode(decision.reason)
+    except ValueError:  # a reason the heuristic gained later: the plain words still fit
+        code = HintCode.FOLLOW if view.trick else HintCode.LEAD
+    return Hint(decision.action, code, dict(decision.params))

@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Call
-from engine.ai.heuristic import HeuristicPlayer, hand_evaluation
+from engine.actions import SUIT_CALLS, Call, Choice
+from engine.ai.claims import claim_or_decline
+from engine.ai.heuristic import BID_THRESHOLD, HeuristicPlayer, hand_evaluation
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
 from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
 from engine.ai.solver import warm_up as _solver_warm_up
@@ -53,8 +54,6 @@ DEFAULT_TIME_BUDGET_MS = 400.0
 DEFAULT_NODE_BUDGET = 1_600_000
 # Fewer solved deals than this: the heuristic's card is the better bet (duel-tested).
 DEFAULT_MIN_SAMPLES = 6
-# Hand evaluation (engine.ai.heuristic.hand_evaluation) from which pimc plays a hand.
-BID_THRESHOLD = 62.0
 _INITIAL_NODES_PER_MS = 5000.0
 # Sampled bidding (``PimcPlayer._bid``). A whole deal costs ~0.5M nodes (median; a tail of several
 # million), so a bid gets its own budget, a few times a card's: bids are at most two a seat a hand.
@@ -130,7 +129,7 @@ class PimcPlayer:
     _nodes_per_ms: float = field(init=False, repr=False, default=_INITIAL_NODES_PER_MS)
     last_samples: int = field(init=False, default=0)  # deals solved for the last decision
     last_nodes: int = field(init=False, default=0)  # solver nodes spent on the last decision
-    last_source: str = field(init=False, default="")  # "search", "heuristic" or "only"
+    last_source: str = field(init=False, default="")  # "search", "heuristic", "only" or "policy" (claims)
     # Bidding by sampled solves (see ``_bid``); off: the hand evaluation alone decides.
     sampled_bidding: bool = SAMPLED_BIDDING
     bid_margin: float = BID_MARGIN
@@ -151,10 +150,13 @@ class PimcPlayer:
         self._solver = DoubleDummy()
         self._heuristic = HeuristicPlayer(seed=self.seed, threshold=self.bid_threshold)
 
-    def choose(self, view: SeatView) -> Card | Call:
+    def choose(self, view: SeatView) -> Choice:
         legal = view.legal
         if not legal:
             raise ValueError("pimc asked to act when it is not its turn")
+        if view.phase is Phase.CLAIM:
+            self.last_source = "policy"
+            return claim_or_decline(view)
         budget_ms = self.bid_time_budget_ms if view.phase is Phase.BIDDING and self.sampled_bidding \
             else self.time_budget_ms
         deadline = time.perf_counter() + budget_ms / 1000.0

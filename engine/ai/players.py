@@ -8,15 +8,13 @@ noise), ``normal`` (heuristic) and ``hard`` (pimc).
 from __future__ import annotations
 
 import importlib
-from collections.abc import MutableSequence
 from enum import StrEnum
-from typing import Any
 
-from engine.actions import Call
+from engine.actions import Choice
 from engine.ai.base import Player
-from engine.cards import Card
+from engine.ai.heuristic import HeuristicPlayer
 from engine.errors import KlaverjasError
-from engine.randomness import RandomSource
+from engine.randomness import RandomSource, make_rng
 from engine.view import SeatView
 
 PLAYER_KINDS = ("random", "heuristic", "pimc", "easy", "normal", "hard")
@@ -38,54 +36,6 @@ class UnknownPlayerError(KlaverjasError):
     """A player kind or level that does not exist (or whose module is not installed)."""
 
 
-class SeededRandom:
-    """A small deterministic generator (SplitMix64) satisfying ``RandomSource``.
-
-    The engine may not use the module-level ``random``; a player built from a bare seed uses this,
-    so its decisions are reproducible on every platform and Python version.
-    """
-
-    def __init__(self, seed: int) -> None:
-        self._state = seed & 0xFFFFFFFFFFFFFFFF
-
-    def _next(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return z ^ (z >> 31)
-
-    def getrandbits(self, k: int, /) -> int:
-        result = 0
-        bits = 0
-        while bits < k:
-            result = (result << 64) | self._next()
-            bits += 64
-        return result >> (bits - k) if k else 0
-
-    def random(self) -> float:
-        return (self._next() >> 11) / float(1 << 53)
-
-    def randrange(self, stop: int, /) -> int:
-        if stop <= 0:
-            raise ValueError("randrange needs a positive bound")
-        # Rejection sampling keeps every value equally likely.
-        bits = max(1, stop.bit_length())
-        while True:
-            value = self.getrandbits(bits)
-            if value < stop:
-                return value
-
-    def shuffle(self, x: MutableSequence[Any], /) -> None:
-        for i in range(len(x) - 1, 0, -1):
-            j = self.randrange(i + 1)
-            x[i], x[j] = x[j], x[i]
-
-
-def make_rng(seed: int | RandomSource) -> RandomSource:
-    return SeededRandom(seed) if isinstance(seed, int) else seed
-
-
 class RandomPlayer:
     """Any legal action, uniformly: a baseline and a fuzzer for the engine."""
 
@@ -93,7 +43,7 @@ class RandomPlayer:
         self.name = "random"
         self._rng = make_rng(seed)
 
-    def choose(self, view: SeatView) -> Card | Call:
+    def choose(self, view: SeatView) -> Choice:
         if not view.legal:
             raise ValueError(f"{view.seat.letter} has nothing to choose: it is not its turn")
         return view.legal[self._rng.randrange(len(view.legal))]
@@ -105,12 +55,8 @@ def make_player(kind: str, seed: int = 0) -> Player:
     if key == "random":
         return RandomPlayer(seed)
     if key in ("heuristic", "normal"):
-        from engine.ai.heuristic import HeuristicPlayer
-
         return HeuristicPlayer(seed=seed, name=key)
     if key == "easy":
-        from engine.ai.heuristic import HeuristicPlayer
-
         return HeuristicPlayer(noise=EASY_NOISE, seed=seed, name=key)
     if key in ("pimc", "hard"):
         try:

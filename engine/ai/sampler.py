@@ -9,7 +9,8 @@ each other seat still holds, and what each play revealed under the table's play 
   and undertrumping is forbidden, no trump above it). Under amsterdam a player whose partner heads
   the trick may decline to trump, so that shows nothing;
 - a trump below the one in the trick (failing to overtrump when it was required): no higher trump;
-  where undertrumping was allowed only with nothing but trumps in hand, no other suit either.
+  where undertrumping was allowed only with nothing but trumps in hand, no other suit either. Under
+  amsterdam below the partner's heading trump: nothing but trumps, but any of them (higher ones too).
 
 Stuk: held gives nothing more: it is scored when the holder plays the second of K and Q, so both
 cards are visible by then, and a seat that played one of them may or may not hold the other.
@@ -111,8 +112,12 @@ def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: boo
             return forbidden | trump_suit  # had to trump: holds none
         return forbidden | above  # could not overtrump, and undertrumping was not allowed
     if top >= 0 and strength < top:
+        if amsterdam and partner_heads:
+            # Under the partner's trump a lower one is allowed only from a hand of nothing but trumps,
+            # and then any trump is: it says nothing about higher trumps.
+            return forbidden | (FULL_DECK_MASK & ~trump_suit)
         forbidden |= above  # undertrumped: no higher trump
-        if (amsterdam and partner_heads) or not undertrump_forced:
+        if not undertrump_forced:
             forbidden |= FULL_DECK_MASK & ~trump_suit  # allowed only with nothing but trumps
     return forbidden
 

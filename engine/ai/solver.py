@@ -12,8 +12,10 @@ will play both whatever happens, so it is a constant the caller adds (``held_stu
 stuk: held, trick roem is searched without the trick stuk.
 
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
-``engine/rulebook.py`` changed would keep the old rules: at import, solver cache files older than
-``rulebook.py`` are deleted (``_drop_stale_cache``) and the solver is compiled afresh.
+``engine/rulebook.py`` changed would keep the old rules: ``warm_up()``, which every process that
+solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
+older than ``rulebook.py`` (``_drop_stale_cache``) before anything is loaded from the cache, and
+the solver is compiled afresh. Importing this module touches no file.
 """
 
 from __future__ import annotations
@@ -48,8 +50,6 @@ def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
     return True
 
 
-_drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
-
 INF = 1 << 20
 NO_CARD = -1
 # Pit state: who has won every trick of the hand so far.
@@ -77,11 +77,14 @@ _LAST_BONUS = rulebook.LAST_TRICK_BONUS
 _PIT_BONUS = rulebook.PIT_BONUS
 _RANK_KING = rulebook.RANK_KING
 _RANK_QUEEN = rulebook.RANK_QUEEN
+_STUK_ROEM = rulebook.STUK_ROEM
+_VIERKAART_ROEM = rulebook.VIERKAART_ROEM
 
-# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power and rulebook.sequence_roem: registering those
+# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power, sequence_roem and stuk_mask: registering those
 # plain functions as jitable lets numba compile their callers exactly as they stand in rulebook.py.
 register_jitable(rulebook.card_power)
 register_jitable(rulebook.sequence_roem)
+register_jitable(rulebook.stuk_mask)
 _legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
 _trick_winner = njit(cache=True)(rulebook.trick_winner)
 _trick_points = njit(cache=True)(rulebook.trick_points)
@@ -316,15 +319,15 @@ def _roem_bound(cards: int, tricks_left: int, trump: int, stuk: bool) -> int:  #
         byte = (cards >> (suit * 8)) & 0xFF
         if rulebook.RUN_LENGTH[byte] >= 3:
             sequences += rulebook.POPCOUNT8[byte] // 3  # a sequence takes at least three cards of its suit
-    bound = 50 * min(sequences, tricks_left)
+    bound = _VIERKAART_ROEM * min(sequences, tricks_left)
     for rank in range(8):
         four = (1 << rank) | (1 << (8 + rank)) | (1 << (16 + rank)) | (1 << (24 + rank))
         if cards & four == four:
             bound += _FOUR_ROEM[rank]
     if stuk:
-        pair = (1 << (trump * 8 + _RANK_KING)) | (1 << (trump * 8 + _RANK_QUEEN))
+        pair = rulebook.stuk_mask(trump)
         if cards & pair == pair:
-            bound += 20
+            bound += _STUK_ROEM
     return bound
 
 
@@ -393,7 +396,6 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             continue
         is_trump = suit == trump
         prev = -1
-        prev_slot = -1
         boss_ours = 0
         if count == 0 and ply == _ROOT_ROW:
             # The root's leads: first those of suits whose highest card out is the leader's side's
@@ -461,8 +463,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             stack[ply, _KEYS + j] = key
             stack[ply, _MERGED + j] = 1 << card
             n += 1
-            prev_slot = j
-    return n + 0 * prev_slot
+    return n
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -894,11 +895,11 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
 
     Every card gets played, so such a seat will score it whatever the play: a constant of the deal.
     """
-    stuk = (1 << (trump * 8 + rulebook.RANK_KING)) | (1 << (trump * 8 + rulebook.RANK_QUEEN))
+    stuk = rulebook.stuk_mask(trump)
     total = 0
     for seat in range(4):
         if original_hands[seat] & stuk == stuk and seat not in scored:
-            total += 20 if seat & 1 == 0 else -20
+            total += rulebook.STUK_ROEM if seat & 1 == 0 else -rulebook.STUK_ROEM
     return total
 
 
@@ -992,7 +993,12 @@ def card_values(pos: Position, rules: SolveRules = ROTTERDAM, team: int | None =
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every solver function, so no game waits for it."""
+    """Compile (or load from numba's cache) every solver function, so no game waits for it.
+
+    Call it before the first solve of a process: numba reads its cache at a function's first call,
+    so only a stale cache dropped before then is compiled afresh.
+    """
+    _drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)

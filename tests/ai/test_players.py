@@ -14,13 +14,13 @@ from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.players import (
     PLAYER_KINDS,
     RandomPlayer,
-    SeededRandom,
     UnknownPlayerError,
     make_player,
     pimc_available,
 )
 from engine.cards import SEATS, Card
 from engine.game import Game, HandState, Phase
+from engine.randomness import SeededRandom
 from engine.settings import Rules
 from engine.view import SeatView, seat_view
 

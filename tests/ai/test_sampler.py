@@ -75,6 +75,13 @@ def test_inference_reads_the_table_rules() -> None:
     # Undertrumping when it is forbidden shows a hand of nothing but trumps.
     low = play_inference(trick, int(Card.C7), trump, amsterdam=False, undertrump_forced=False)
     assert low & ~clubs == (1 << 32) - 1 & ~clubs
+    # Under the partner's heading trump, amsterdam allows a lower trump only from a hand of nothing but
+    # trumps, and then any trump: no other suit, but higher trumps may still be held.
+    trick = (int(Card.H7), int(Card.CQ), int(Card.H8))
+    ams_under = play_inference(trick, int(Card.C7), trump, amsterdam=True, undertrump_forced=False)
+    assert ams_under == (1 << 32) - 1 & ~clubs
+    rot_under = play_inference(trick, int(Card.C7), trump, amsterdam=False, undertrump_forced=True)
+    assert rot_under == hearts | rulebook.TRUMP_ABOVE[trump * 9 + rulebook.TRUMP_STRENGTH[int(Card.CQ) & 7] + 1]
     # Following trump without overtrumping shows no higher trump.
     follow = play_inference((int(Card.C9),), int(Card.C7), trump, amsterdam=False, undertrump_forced=True)
     assert follow == rulebook.TRUMP_ABOVE[trump * 9 + rulebook.TRUMP_STRENGTH[int(Card.C9) & 7] + 1]

@@ -142,6 +142,14 @@ def test_compiled_rules_are_the_engine_rules() -> None:
             hand, trick[0], trick[1], trick[2], count, trump, ams, forced)
         assert dd._trick_winner(*trick, trump) == rulebook.trick_winner(*trick, trump)
         assert dd._trick_roem(*trick, trump, ams) == rulebook.trick_roem(*trick, trump, ams)
+    for _ in range(2000):  # hands of nothing but trumps: rare above, a rule of their own under amsterdam
+        trump = rng.randrange(4)
+        hand = (rng.getrandbits(8) | 1 << rng.randrange(8)) << (trump * 8)
+        trick = [rng.randrange(32) for _ in range(3)]
+        count = rng.randrange(1, 4)
+        for ams, forced in ((True, False), (True, True), (False, True)):
+            assert dd._legal_mask(hand, *trick, count, trump, ams, forced) == rulebook.legal_mask(
+                hand, *trick, count, trump, ams, forced)
 
 
 @pytest.mark.parametrize("tricks_left", [2, 3])
@@ -218,6 +226,30 @@ def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     assert _drop_stale_cache(cache, rules)
     assert [path.exists() for path in files] == [False, False, True]
     assert not _drop_stale_cache(tmp_path / "missing", rules)
+
+
+def test_warm_up_checks_the_cache_before_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stale-cache check runs in warm_up, first, on the solver's own cache and the rulebook."""
+    from engine.ai import solver
+
+    calls: list[tuple[Path, Path]] = []
+    monkeypatch.setattr(solver, "_drop_stale_cache", lambda cache, rules: calls.append((cache, rules)) or False)
+    monkeypatch.setattr(solver, "_default", lambda: pytest.fail("solved before the cache was checked"))
+    with pytest.raises(pytest.fail.Exception):
+        solver.warm_up()
+    assert calls == [(Path(solver.__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())]
+
+
+def test_importing_the_solver_touches_no_file() -> None:
+    """No statement at the solver module's top level calls anything that could reach the disk."""
+    import ast
+
+    from engine.ai import solver
+
+    tree = ast.parse(Path(solver.__file__).read_text(encoding="utf-8"))
+    calls = [node for stmt in tree.body if isinstance(stmt, ast.Expr) for node in ast.walk(stmt)
+             if isinstance(node, ast.Call)]
+    assert [ast.unparse(call.func) for call in calls] == ["register_jitable"] * len(calls)
 
 
 def test_table_entry_round_trip() -> None:

@@ -175,7 +175,7 @@ async def test_play_command_autocomplete_hint_score_rules_in_dutch(tmp_path: Pat
         # Score (private, from Chris's side) and rules (in the table's language).
         token = await h.command(CHRIS, "score", channel_id=thread)
         [answer] = [r for r in h.responses_to(token) if r.files]
-        assert answer.ephemeral and answer.files == ["sheet.png"] and answer.content.startswith("Wij (NS)")
+        assert answer.ephemeral and answer.files == ["sheet.png"] and answer.content.startswith("Wij (NZ)")
         token = await h.command(ANNA, "rules", channel_id=thread)
         [rules] = h.private_replies(token)
         assert "Amsterdams" in rules and "Ondertroeven verboden" in rules and "Tafel #" in rules

@@ -47,7 +47,7 @@ def test_play_defaults() -> None:
     ("--undertrump", "verplicht", "undertrump", "forced"),
     ("--undertrump", "verboden", "undertrump", "forbidden"),
     ("--bidding", "draaien", "bidding", "draaien"),
-    ("--forced", "gever", "forced", "dealer"),
+    ("--forced", "deler", "forced", "dealer"),
     ("--forced", "voorhand", "forced", "elder"),
     ("--roem", "melden", "roem", "declared"),
     ("--roem", "automatisch", "roem", "auto"),
@@ -64,7 +64,7 @@ def test_play_takes_dutch_and_english_words(option: str, word: str, dest: str, v
 
 def test_dutch_words_make_the_engines_rules() -> None:
     args = parse("play", "--rules", "amsterdams", "--undertrump", "verplicht", "--bidding", "verplicht",
-                 "--forced", "gever", "--roem", "melden", "--stuk", "hand", "--length", "to1001")
+                 "--forced", "deler", "--roem", "melden", "--stuk", "hand", "--length", "to1001")
     rules = build_rules(args)
     assert (rules.play, rules.undertrump, rules.bidding, rules.forced, rules.roem, rules.stuk, rules.length) == (
         PlayRules.AMSTERDAM, Undertrump.FORCED, Bidding.VERPLICHT, ForcedSeat.DEALER, RoemMode.DECLARED,

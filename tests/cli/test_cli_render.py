@@ -51,7 +51,7 @@ def test_a_write_that_fails_half_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
                                      capsys: pytest.CaptureFixture[str]) -> None:
     import rendering.examples
 
-    def disk_full(out_dir: str) -> list[str]:
+    def disk_full(out_dir: str, *labels: object) -> list[str]:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(rendering.examples, "write_examples", disk_full)
@@ -64,7 +64,7 @@ def test_a_writable_folder_is_created_and_drawn_into(tmp_path: Path, monkeypatch
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     import rendering.examples
 
-    monkeypatch.setattr(rendering.examples, "write_examples", lambda out_dir: [f"{out_dir}/hand.png"])
+    monkeypatch.setattr(rendering.examples, "write_examples", lambda out_dir, *labels: [f"{out_dir}/hand.png"])
     target = tmp_path / "new" / "images"
     assert cli_main.main(["render", "--out", str(target)]) == 0
     assert target.is_dir() and capsys.readouterr().out == f"{target}/hand.png\n"

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from klaverjas_test_helpers import notation
 
-from engine.actions import Claim
+from engine.actions import Claim, Decline
 from engine.cards import Seat
+from engine.events import Event, HandSettled
 from engine.game import Game, Phase
 from engine.record import export_record, game_from_record, score_record
 from engine.settings import RoemMode, Rules
@@ -34,18 +37,19 @@ RULES = st.fixed_dictionaries(
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 
-def play(rng: random.Random, rules: Rules, stop: int) -> Game:
+def play(rng: random.Random, rules: Rules, stop: int, events: list[Event] | None = None) -> Game:
     """Random legal play through the public API, checking each step against the referee."""
     game = Game(rules)
     raw_rules = rules.to_dict()
     steps = 0
+    seen = events if events is not None else []
     while game.phase is not Phase.OVER and steps < stop:
         steps += 1
         if game.phase is Phase.DEAL:
-            game.deal_random(rng)
+            seen.extend(game.deal_random(rng))
             continue
         if game.phase is Phase.TURN_UP:
-            game.turn_up_random(rng)
+            seen.extend(game.turn_up_random(rng))
             continue
         assert game.to_act is not None
         legal = game.legal_actions()
@@ -58,10 +62,19 @@ def play(rng: random.Random, rules: Rules, stop: int) -> Game:
                                            hand.trump.letter, raw_rules["play"], raw_rules["undertrump"])
             assert sorted(notation(legal)) == sorted(expected)
         if rules.roem is RoemMode.DECLARED and game.can_claim() and rng.random() < 0.4:
-            game.apply(Claim(Seat(rng.randrange(4))))
-            continue
-        game.apply(rng.choice(legal), game.to_act)
+            claimer = Seat(rng.randrange(4))
+            hand = game.hand
+            if hand is None or all(seat.team is not claimer.team for seat in hand.declined):
+                seen.extend(game.apply(Claim(claimer)))
+                continue
+        seen.extend(game.apply(rng.choice(legal), game.to_act))
     return game
+
+
+def close_claim_window(game: Game) -> None:
+    """Decline while the claim phase asks: what replaying a record does, which keeps no declines."""
+    while game.phase is Phase.CLAIM and game.to_act is not None:
+        game.apply(Decline(game.to_act), game.to_act)
 
 
 def views(game: Game) -> list[Any]:
@@ -88,6 +101,8 @@ def test_random_games(raw: dict[str, Any], seed: int, stop: int) -> None:
         assert sum(hand.result.points) == 162
 
     record = export_record(game)
+    close_claim_window(game)
+    assert export_record(game) == record
     rebuilt = game_from_record(record)
     assert export_record(rebuilt) == record
     assert views(rebuilt) == views(game)
@@ -130,3 +145,26 @@ def test_rules_round_trip_by_meaning() -> None:
         rules = Rules.from_dict(raw)
         assert Rules.from_dict(rules.to_dict()).resolved() == rules.resolved()
         assert Rules.from_dict(rules.to_dict()).to_dict() == rules.to_dict()
+
+
+ALL_RULE_SETS = [
+    {"play": play, "undertrump": under, "bidding": bidding, "forced": forced, "roem": roem, "stuk": stuk,
+     "length": {"hands": 2}}
+    for play, under, bidding, forced, roem, stuk in itertools.product(
+        ("rotterdam", "amsterdam"), ("forced", "forbidden"), ("vrij", "verplicht", "draaien"), ("elder", "dealer"),
+        ("auto", "declared"), ("trick", "held"))
+]
+
+
+@pytest.mark.parametrize("raw", ALL_RULE_SETS,
+                         ids=lambda raw: "-".join(str(v) for v in raw.values() if isinstance(v, str)))
+def test_every_hand_is_settled_exactly_once(raw: dict[str, Any]) -> None:
+    """Claims included (the last trick's claim phase under declared roem): one HandSettled per hand."""
+    for seed in range(3):
+        events: list[Event] = []
+        # Seeded by the rule set too: rule sets that agree on a hand would otherwise play the same games.
+        game = play(random.Random(f"{sorted(raw.items())}:{seed}"), Rules.from_dict(raw), 100_000, events)
+        assert game.finished
+        settled = [event.hand for event in events if isinstance(event, HandSettled)]
+        assert settled == [0, 1]
+        assert [event.result for event in events if isinstance(event, HandSettled)] == game.results

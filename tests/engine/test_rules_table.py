@@ -6,8 +6,10 @@ import pytest
 from klaverjas_test_helpers import cards, notation
 
 from engine import rulebook
-from engine.cards import Suit, mask_of
-from engine.roem import describe_parts, trick_roem_parts
+from engine.cards import Card, Seat, Suit, mask_of
+from engine.errors import ErrorCode
+from engine.game import explain_illegal
+from engine.roem import trick_roem_parts
 
 TRUMP = Suit.H
 R, A = "rotterdam", "amsterdam"
@@ -46,6 +48,15 @@ LEGAL_CASES = [
      {k: "7H 8H" for k in ALL4}),
     ("partner heads with a trump, only higher trumps", "7C 9H 8C", "JH",
      {k: "JH" for k in ALL4}),
+    ("partner heads with a trump, only trumps, higher and lower: amsterdam any", "7C 9H 8C", "JH 7H",
+     {(R, "forced"): "JH", (R, "forbidden"): "JH", (A, "forced"): "JH 7H", (A, "forbidden"): "JH 7H"}),
+    ("partner heads with a trump, only trumps, two above and two below", "7C AH 8C", "9H JH 7H 8H",
+     {(R, "forced"): "9H JH", (R, "forbidden"): "9H JH", (A, "forced"): "7H 8H 9H JH",
+      (A, "forbidden"): "7H 8H 9H JH"}),
+    ("partner heads with a trump, trumps above and below and a side card", "7C AH 8C", "9H 7H AD",
+     {(R, "forced"): "9H", (R, "forbidden"): "9H", (A, "forced"): "9H AD", (A, "forbidden"): "9H AD"}),
+    ("partner heads with a plain card, only trumps", "AC 7C", "JH 7H", {k: "JH 7H" for k in ALL4}),
+    ("opponent heads with a trump, only trumps, higher and lower", "7C 9H", "JH 7H", {k: "JH" for k in ALL4}),
     ("opponent heads with a trump, can overtrump", "7C 9H", "JH 7H AD", {k: "JH" for k in ALL4}),
     ("opponent heads with a trump, cannot overtrump", "7C 9H", "7H 8H AD",
      {(R, "forced"): "7H 8H", (R, "forbidden"): "AD", (A, "forced"): "7H 8H", (A, "forbidden"): "AD"}),
@@ -67,6 +78,36 @@ LEGAL_CASES = [
 ])
 def test_legal_cards(trick: str, hand: str, expected: str, play: str, undertrump: str) -> None:
     assert legal(hand, trick, play, undertrump) == sorted(expected.split())
+
+
+# Why a card is refused: (trick so far, hand, card, play, undertrump) -> error code and words of the reason
+ILLEGAL_CASES = [
+    ("KC", "7C 7H", "7H", R, "forced", ErrorCode.FOLLOW_SUIT, "must follow suit (C)"),
+    ("9H", "JH 7H AC", "AC", R, "forced", ErrorCode.OVERTRUMP, "must follow trump and overtrump"),
+    ("9H", "JH 7H AC", "7H", A, "forbidden", ErrorCode.OVERTRUMP, "must overtrump when you can"),
+    ("KC", "7H AD", "AD", A, "forbidden", ErrorCode.MUST_TRUMP, "must trump (H)"),
+    ("7C 9H", "JH 7H AD", "AD", R, "forced", ErrorCode.OVERTRUMP, "must overtrump (JH)"),
+    ("7C 9H", "JH 7H AD", "7H", A, "forced", ErrorCode.OVERTRUMP, "must overtrump when you can (JH)"),
+    ("7C 9H", "7H AD", "AD", R, "forced", ErrorCode.MUST_TRUMP, "must trump, even below"),
+    ("7C 9H", "7H AD", "7H", R, "forbidden", ErrorCode.NO_UNDERTRUMP, "may not undertrump"),
+    ("7C 9H 8C", "JH 7H", "7H", R, "forced", ErrorCode.OVERTRUMP, "must overtrump when you can (JH)"),
+    ("7C 9H 8C", "7H AD", "7H", A, "forced", ErrorCode.NO_UNDERTRUMP, "may not undertrump: play a card of another"),
+    ("7C 9H 8C", "JH 7H AD", "7H", A, "forbidden", ErrorCode.NO_UNDERTRUMP,
+     "may not play a trump lower than the trump in the trick (AD JH)"),
+]
+
+
+@pytest.mark.parametrize(("trick", "hand", "card", "play", "undertrump", "code", "words"), ILLEGAL_CASES)
+def test_why_a_card_is_illegal(trick: str, hand: str, card: str, play: str, undertrump: str, code: ErrorCode,
+                               words: str) -> None:
+    held = mask_of(cards(hand))
+    played = cards(trick)
+    t = [*played, 0, 0, 0]
+    mask = rulebook.legal_mask(held, t[0], t[1], t[2], len(played), TRUMP, play == A, undertrump == "forced")
+    refused = Card.parse(card)
+    assert not mask & refused.bit
+    error = explain_illegal(held, [int(c) for c in played], TRUMP, mask, refused, Seat.S)
+    assert error.code is code and words in error.reason, error.reason
 
 
 # Trick winners: (cards in play order, position of the winner)
@@ -153,13 +194,6 @@ def test_trick_roem(trick: str, stuk_in_trick: bool, roem: int, parts: list[str]
         named = trick_roem_parts(tuple(order), TRUMP, stuk_in_trick)
         assert sorted(p.kind.value for p in named) == parts
         assert sum(p.points for p in named) == roem
-
-
-def test_roem_parts_are_announced_by_name() -> None:
-    text = describe_parts(trick_roem_parts(tuple(cards("JH QH KH 7C")), TRUMP, True))
-    assert "stuk" in text and "driekaart" in text and text.endswith("40")
-    assert describe_parts(()) == ""
-    assert "jacks" in describe_parts(trick_roem_parts(tuple(cards("JC JD JH JS")), TRUMP, True))
 
 
 # Settlement (rules.md section 7): (playing team, points NS, points EW, roem NS, roem EW) -> (NS, EW, nat)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from bot.texts.labels import image_labels
 from rendering.examples import golden_images
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +19,7 @@ GOLDEN_DIR = ROOT / "tests" / "golden" / "images"
 
 def main() -> int:
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    for name, data in golden_images().items():
+    for name, data in golden_images(image_labels("en"), image_labels("nl")).items():
         path = GOLDEN_DIR / name
         path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}  {len(data)} bytes")

@@ -12,6 +12,7 @@ import random
 import sys
 from pathlib import Path
 
+from bot.texts.catalog import roem_text
 from engine.actions import Call, Claim
 from engine.cards import SEATS, cards_of, format_cards
 from engine.events import (
@@ -26,7 +27,6 @@ from engine.events import (
     TrumpChosen,
 )
 from engine.game import Game, Phase
-from engine.roem import describe_parts
 from engine.settings import RoemMode, Rules
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "playthroughs"
@@ -90,7 +90,7 @@ def describe(game: Game, event: object) -> list[str]:
         return [f"  stuk (held) for {event.seat} ({event.team}): {event.points}"]
     if isinstance(event, TrickWon):
         plays = ", ".join(f"{SEATS[(event.leader + i) & 3]} {card}" for i, card in enumerate(event.cards))
-        roem = f", roem {describe_parts(event.roem_parts)}" if event.roem else ""
+        roem = f", roem {roem_text(event.roem_parts, 'en')}" if event.roem else ""
         claim = " (to be claimed)" if event.needs_claim else ""
         return [f"  trick {event.trick + 1}: {event.leader} leads: {plays} -> {event.winner} ({event.team}) "
                 f"{event.points} points{roem}{claim}"]

@@ -95,6 +95,9 @@ class _Match:
         leader = R.next_seat(dealer)
         current: list[str] = []
         tricks = 0
+        stuk = ("K" + trump, "Q" + trump)
+        holder = next((s for s in R.SEATS if set(stuk) <= set(deal[s])), None) if rules["stuk"] == "held" else None
+        stuk_trick = None
         while len(plays) < stop_play_at:
             seat = R.next_seat(leader, len(current))
             legal = R.legal_cards(remaining[seat], current, trump, rules["play"], rules["undertrump"])
@@ -102,6 +105,8 @@ class _Match:
             remaining[seat].remove(card)
             current.append(card)
             plays.append(_fmt(rng, card, self.ten_rate))
+            if seat == holder and card in stuk and not set(stuk) & set(remaining[seat]):
+                stuk_trick = tricks
             if len(current) == 4:
                 winner = R.next_seat(leader, R.trick_winner_index(current, trump))
                 roem = R.trick_roem(current, trump, rules["stuk"] == "trick")
@@ -110,6 +115,8 @@ class _Match:
                         claims.append({"trick": tricks, "seat": rng.choice([winner, R.next_seat(winner, 2)])})
                     if rng.random() < 0.15:  # a claim for nothing, or by the other team
                         claims.append({"trick": tricks, "seat": rng.choice(R.SEATS)})
+                    if stuk_trick == tricks and holder is not None and rng.random() < 0.7:  # held stuk
+                        claims.append({"trick": tricks, "seat": rng.choice([holder, R.next_seat(holder, 2)])})
                 leader = winner
                 current = []
                 tricks += 1

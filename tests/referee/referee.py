@@ -121,7 +121,9 @@ def legal_cards(hand: list[str], trick: list[str], trump: str, play: str, undert
     if not trumps:
         return list(hand)
     partner_heads = len(trick) >= 2 and trick_winner_index(trick, trump) == len(trick) - 2
-    if play == "amsterdam" and partner_heads and len(trumps) != len(hand):
+    if play == "amsterdam" and partner_heads:
+        if len(trumps) == len(hand):
+            return list(hand)  # only trumps: any of them
         return [c for c in hand if not (suit(c) == trump and top is not None and strength(c, trump) < top)]
     if top is None:
         return trumps
@@ -322,6 +324,7 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
     leader = next_seat(dealer)
     current: list[str] = []
     held_roem = {"NS": 0, "EW": 0}
+    stuk_trick = None  # the trick in which the holder played the second of K and Q of trump
     if len(plays) > 32:
         raise Invalid("more than 32 cards played", hand=hand_no, play=32)
     for idx, text in enumerate(plays):
@@ -336,14 +339,17 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
             raise Invalid(f"{card} is not allowed here", hand=hand_no, play=idx, card=card, seat=seat)
         remaining[seat].remove(card)
         current.append(card)
-        # held stuk: scored when the holder plays the second of K and Q of trump
+        # held stuk: scored when the holder plays the second of K and Q of trump; with declared roem
+        # only when the holder's team claims the trick in which that card falls (see the claims below)
         if (
             seat == stuk_holder
             and card in ("K" + trump, "Q" + trump)
             and "K" + trump not in remaining[seat]
             and "Q" + trump not in remaining[seat]
         ):
-            held_roem[team(seat)] += 20
+            stuk_trick = len(tricks)
+            if rules["roem"] == "auto":
+                held_roem[team(seat)] += 20
         if len(current) == 4:
             w = next_seat(leader, trick_winner_index(current, trump))
             pts = sum(card_points(c, trump) for c in current) + (10 if len(tricks) == 7 else 0)
@@ -353,6 +359,7 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
             current = []
     # claims (declared): validate, then decide which tricks' roem counts
     claimed = [False] * len(tricks)
+    stuk_claimed = False
     for cl in claims:
         if not isinstance(cl, dict) or cl.get("seat") not in list(SEATS) or not isinstance(cl.get("trick"), int):
             raise Invalid('a claim is {"trick": 0..7, "seat": N|E|S|W}', hand=hand_no)
@@ -361,6 +368,11 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
             raise Invalid(f"claim for trick {t}, which has not been played", hand=hand_no, seat=cl["seat"])
         if team(cl["seat"]) == team(tricks[t]["winner"]):
             claimed[t] = True
+        # a held stuk is claimed by the holder's team for its trick, whoever won that trick
+        if t == stuk_trick and stuk_holder is not None and team(cl["seat"]) == team(stuk_holder):
+            stuk_claimed = True
+    if stuk_claimed:
+        held_roem[team(stuk_holder)] += 20
     if rules["roem"] == "declared":
         for t, tr in enumerate(tricks):
             if not claimed[t]:

@@ -1,4 +1,4 @@
-"""Golden images (regenerate with scripts/regen_golden_images.py), thread safety, examples and bench."""
+"""Golden images (regenerate with tests/golden/regen_images.py), thread safety, examples and bench."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from bot.texts.labels import image_labels
 from rendering import draw
 from rendering.bench import bench_render
 from rendering.examples import NAMES, fixed_view, golden_images, write_examples
@@ -20,7 +21,8 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "images"
 # edge pixels between Pillow/FreeType versions; a moved card or a wrong colour costs far more.
 TOLERANCE = 1.5
 
-GOLDEN = golden_images()
+EN = image_labels("en")
+GOLDEN = golden_images(EN, image_labels("nl"))
 
 
 def rgb(data: bytes) -> Image.Image:
@@ -34,7 +36,7 @@ def mean_difference(a: Image.Image, b: Image.Image) -> float:
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_matches_golden_image(name: str) -> None:
     path = GOLDEN_DIR / name
-    assert path.exists(), f"missing {path}: run scripts/regen_golden_images.py"
+    assert path.exists(), f"missing {path}: run python -m tests.golden.regen_images"
     want = rgb(path.read_bytes())
     got = rgb(GOLDEN[name])
     assert got.size == want.size
@@ -45,7 +47,7 @@ def test_matches_golden_image(name: str) -> None:
 def test_golden_comparison_catches_a_real_change() -> None:
     # The tolerance must not swallow a change a person would notice: another felt, a moved card.
     want = rgb(GOLDEN["hand.png"])
-    other = rgb(render_hand(fixed_view(), theme=Theme(felt="navy")))
+    other = rgb(render_hand(fixed_view(), theme=Theme(EN, felt="navy")))
     assert mean_difference(other, want) > TOLERANCE * 4
     shifted = ImageChops.offset(want, 24, 0)
     assert mean_difference(shifted, want) > TOLERANCE
@@ -53,7 +55,7 @@ def test_golden_comparison_catches_a_real_change() -> None:
 
 def test_rendering_from_threads_with_a_cold_cache_gives_identical_images() -> None:
     view = fixed_view()
-    theme = Theme(felt="burgundy", four_colour=True)
+    theme = Theme(EN, felt="burgundy", four_colour=True)
     expected = [render_hand(view, theme=theme), render_trick(view, NAMES, theme=theme)]
     draw.clear_caches()
 
@@ -67,7 +69,7 @@ def test_rendering_from_threads_with_a_cold_cache_gives_identical_images() -> No
 
 
 def test_write_examples_covers_every_kind_and_theme(tmp_path: Path) -> None:
-    paths = write_examples(str(tmp_path))
+    paths = write_examples(str(tmp_path), EN, image_labels("nl"))
     names = {Path(p).name for p in paths}
     for kind in ("hand", "trick", "trick-done", "table", "sheet"):
         for tag in ("green", "navy", "burgundy", "green-4c", "green-4c-nl"):
@@ -77,7 +79,7 @@ def test_write_examples_covers_every_kind_and_theme(tmp_path: Path) -> None:
 
 
 def test_bench_reports_every_key() -> None:
-    result = bench_render(0.01)
+    result = bench_render(0.01, EN)
     keys = {"hand_ms", "hand_bytes", "trick_ms", "trick_bytes", "table_ms", "sheet_ms", "sheet_bytes"}
     assert keys <= set(result)
     assert all(isinstance(result[k], int | float) and float(result[k]) > 0 for k in keys)  # type: ignore[arg-type]

@@ -10,12 +10,13 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from bot.texts.labels import image_labels
 from engine.cards import DECK, Card, Seat, Suit, Team
 from engine.game import Phase
 from engine.view import seat_view
 from rendering import images
 from rendering.draw import CARD_H, CARD_W, card_face
-from rendering.examples import NAMES, fixed_results, fixed_view, sample_game
+from rendering.examples import NAMES, fixed_public_view, fixed_results, fixed_view, sample_game
 from rendering.images import (
     HAND_RAISE,
     SHEET_ROW,
@@ -29,7 +30,7 @@ from rendering.images import (
     sort_cards,
     suit_order,
 )
-from rendering.theme import DEFAULT_THEME, Theme, theme_from
+from rendering.theme import Theme, theme_from
 
 
 def decode(data: bytes) -> Image.Image:
@@ -43,6 +44,9 @@ def luminance(img: Image.Image, box: tuple[int, int, int, int]) -> float:
 
 # --- hand order -------------------------------------------------------------------------------------
 
+EN = image_labels("en")
+NL = image_labels("nl")
+DEFAULT_THEME = Theme(EN)
 TRUMP_ORDER = "J9ATKQ87"
 PLAIN_ORDER = "ATKQJ987"
 
@@ -116,7 +120,7 @@ def test_hand_has_one_card_region_per_card_and_a_fixed_size(count: int) -> None:
     view = fixed_view()
     cards = (Card.C9, Card.CJ, Card.H9, Card.HA, Card.S8, Card.ST, Card.D7, Card.DK)[:count]
     legal = tuple(c for c in cards if c.suit is Suit.S)
-    img = decode(render_hand(replace(view, hand=cards, legal=legal)))
+    img = decode(render_hand(replace(view, hand=cards, legal=legal), theme=DEFAULT_THEME))
     assert img.size == hand_size()
     # A band through the lower half of the cards crosses raised and lowered cards alike.
     y = hand_card_boxes(8)[0][1] + CARD_H // 2
@@ -128,7 +132,7 @@ def test_hand_has_one_card_region_per_card_and_a_fixed_size(count: int) -> None:
 
 def test_illegal_cards_are_dimmed_and_legal_cards_raised() -> None:
     view = fixed_view()  # legal: S8 and ST
-    img = decode(render_hand(view))
+    img = decode(render_hand(view, theme=DEFAULT_THEME))
     order = hand_order(view)
     boxes = hand_card_boxes(len(order))
     bright = {}
@@ -142,7 +146,7 @@ def test_illegal_cards_are_dimmed_and_legal_cards_raised() -> None:
 
 def test_nothing_dimmed_when_the_seat_has_nothing_to_play() -> None:
     view = replace(fixed_view(), legal=())
-    img = decode(render_hand(view))
+    img = decode(render_hand(view, theme=DEFAULT_THEME))
     values = [luminance(img, (x + 10, y + 10, x + CARD_W - 10, y + CARD_H - 30))
               for x, y in hand_card_boxes(len(view.hand))]
     assert max(values) - min(values) < 25  # only the ink differs, no card is faded
@@ -150,8 +154,8 @@ def test_nothing_dimmed_when_the_seat_has_nothing_to_play() -> None:
 
 def test_numbers_under_the_cards_can_be_switched_off() -> None:
     view = fixed_view()
-    with_numbers = decode(render_hand(view))
-    without = decode(render_hand(view, numbered=False))
+    with_numbers = decode(render_hand(view, theme=DEFAULT_THEME))
+    without = decode(render_hand(view, numbered=False, theme=DEFAULT_THEME))
     x, y = hand_card_boxes(len(view.hand))[4]
     strip = (x, y + CARD_H + 18, x + CARD_W, hand_size()[1])
     assert changed(with_numbers, without, strip)
@@ -159,7 +163,7 @@ def test_numbers_under_the_cards_can_be_switched_off() -> None:
 
 
 def test_hand_png_is_small() -> None:
-    assert len(render_hand(fixed_view())) < 60_000
+    assert len(render_hand(fixed_view(), theme=DEFAULT_THEME)) < 60_000
 
 
 # --- trick --------------------------------------------------------------------------------------------
@@ -184,7 +188,7 @@ def matches_card_at(img: Image.Image, card: Card, origin: tuple[int, int]) -> bo
 def test_trick_cards_lie_in_front_of_their_players_from_the_viewers_side(viewer: Seat) -> None:
     view = fixed_view(viewer)
     trick = view.tricks[0]
-    img = decode(render_trick(view, NAMES, trick=trick))
+    img = decode(render_trick(view, NAMES, seat=viewer, trick=trick, theme=DEFAULT_THEME))
     assert img.size == (images.TRICK_W, images.TRICK_H)
     cx, cy = images.TRICK_W // 2, images.TRICK_H // 2
     for seat, card in trick.plays:
@@ -199,7 +203,7 @@ def test_trick_cards_lie_in_front_of_their_players_from_the_viewers_side(viewer:
 
 def test_trick_in_progress_shows_played_cards_plainly_and_the_rest_empty() -> None:
     view = fixed_view(Seat.S)  # North led SA, East played S9, South to play
-    img = decode(render_trick(view, NAMES))
+    img = decode(render_trick(view, NAMES, theme=DEFAULT_THEME))
     cx, cy = images.TRICK_W // 2, images.TRICK_H // 2
     assert matches_card_at(img, Card.SA, images._card_origin(2, cx, cy))
     assert matches_card_at(img, Card.S9, images._card_origin(3, cx, cy))
@@ -218,7 +222,7 @@ def gold_pixels(img: Image.Image, box: tuple[int, int, int, int]) -> int:
 def test_complete_trick_highlights_the_winning_card_only() -> None:
     view = fixed_view(Seat.S)
     trick = view.tricks[1]  # North wins with DA
-    img = decode(render_trick(view, NAMES, trick=trick))
+    img = decode(render_trick(view, NAMES, trick=trick, theme=DEFAULT_THEME))
     cx, cy = images.TRICK_W // 2, images.TRICK_H // 2
     rings = {}
     for pos in range(4):
@@ -240,7 +244,7 @@ def test_table_renders_in_every_phase_of_a_real_game() -> None:
         view = seat_view(game, Seat.E)
         if view.phase not in seen:
             seen.add(view.phase)
-            img = decode(render_table(view, NAMES))
+            img = decode(render_table(view, NAMES, theme=DEFAULT_THEME))
             assert img.size == (images.TABLE_W, images.TABLE_H)
         if game.phase is Phase.DEAL:
             game.deal_random(rng)
@@ -254,27 +258,39 @@ def test_table_renders_in_every_phase_of_a_real_game() -> None:
 
 def test_table_team_labels_follow_the_viewer_or_are_neutral() -> None:
     view = fixed_view(Seat.S)
-    ours = decode(render_table(view, NAMES))
-    theirs = decode(render_table(fixed_view(Seat.E), NAMES))
-    neutral = decode(render_table(view, NAMES, theme=Theme(neutral_teams=True)))
+    ours = decode(render_table(view, NAMES, seat=Seat.S, theme=DEFAULT_THEME))
+    theirs = decode(render_table(fixed_view(Seat.E), NAMES, seat=Seat.E, theme=DEFAULT_THEME))
+    neutral = decode(render_table(view, NAMES, seat=Seat.S, theme=Theme(EN, neutral_teams=True)))
     footer = (0, images.TABLE_H - images.TABLE_FOOTER, images.TABLE_W, images.TABLE_H)
     # South sees NS's 41 points as "Wij" on the left; East sees them on the right as "Zij".
     assert ImageChops.difference(ours.crop(footer), theirs.crop(footer)).getbbox() is not None
     assert ImageChops.difference(ours.crop(footer), neutral.crop(footer)).getbbox() is not None
 
 
+def test_observer_images_come_from_the_public_view_drawn_from_south_with_neutral_teams() -> None:
+    """seat=None: South at the bottom, teams NS and EW, as South's view with a neutral theme."""
+    public = fixed_public_view()
+    neutral_south = render_table(fixed_view(Seat.S), NAMES, seat=Seat.S, theme=Theme(EN, neutral_teams=True))
+    observer = render_table(public, NAMES, seat=None, theme=DEFAULT_THEME)
+    assert observer == neutral_south
+    assert observer != render_table(public, NAMES, seat=Seat.S, theme=DEFAULT_THEME)
+    observed_trick = render_trick(public, NAMES, seat=None, theme=DEFAULT_THEME)
+    assert observed_trick == render_trick(fixed_view(Seat.S), NAMES, seat=Seat.S, theme=DEFAULT_THEME)
+    assert observed_trick != render_trick(public, NAMES, seat=Seat.E, theme=DEFAULT_THEME)
+
+
 @pytest.mark.parametrize(("hands", "total", "rows"), [(3, 16, 16), (16, 16, 16), (20, 16, 20), (5, None, 5)])
 def test_sheet_has_a_row_per_hand_of_the_match(hands: int, total: int | None, rows: int) -> None:
     results = fixed_results(hands)
     img = decode(render_sheet(results, viewer_team=Team.NS, names=NAMES, hands_total=total, finished=False,
-                              winner=None))
+                              winner=None, theme=DEFAULT_THEME))
     assert img.width == images.SHEET_W
     assert img.height == images.SHEET_HEAD + rows * SHEET_ROW + images.SHEET_FOOT + 16
 
 
 def test_sheet_marks_the_winner_only_when_finished() -> None:
     results = fixed_results(16)
-    kwargs = {"viewer_team": Team.NS, "names": NAMES, "hands_total": 16}
+    kwargs = {"viewer_team": Team.NS, "names": NAMES, "hands_total": 16, "theme": DEFAULT_THEME}
     done = decode(render_sheet(results, finished=True, winner=Team.NS, **kwargs))  # type: ignore[arg-type]
     going = decode(render_sheet(results, finished=False, winner=None, **kwargs))  # type: ignore[arg-type]
     footer = (0, done.height - images.SHEET_FOOT, done.width, done.height)
@@ -285,15 +301,15 @@ def test_sheet_marks_the_winner_only_when_finished() -> None:
 # --- themes -------------------------------------------------------------------------------------------
 
 def test_theme_from_falls_back_and_rejects_nonsense_directly() -> None:
-    assert theme_from("Navy", True, "nl-NL") == Theme(felt="navy", four_colour=True, language="nl")
-    assert theme_from("purple", False, "fr") == DEFAULT_THEME
+    assert theme_from("Navy", True, NL) == Theme(NL, felt="navy", four_colour=True)
+    assert theme_from("purple", False, EN) == DEFAULT_THEME
     with pytest.raises(ValueError):
-        Theme(felt="purple")
+        Theme(EN, felt="purple")
 
 
 def test_language_and_four_colour_change_the_faces() -> None:
-    en, nl = Theme(), Theme(language="nl")
-    four = Theme(four_colour=True)
+    en, nl = Theme(EN), Theme(NL)
+    four = Theme(EN, four_colour=True)
     assert ImageChops.difference(card_on_felt(Card.HJ, en), card_on_felt(Card.HJ, nl)).getbbox() is not None
     assert ImageChops.difference(card_on_felt(Card.H7, en), card_on_felt(Card.H7, nl)).getbbox() is None
     assert ImageChops.difference(card_on_felt(Card.CA, en), card_on_felt(Card.CA, four)).getbbox() is not None
@@ -302,7 +318,7 @@ def test_language_and_four_colour_change_the_faces() -> None:
 
 @pytest.mark.parametrize("felt", ["green", "navy", "burgundy"])
 def test_felt_colour_is_the_background(felt: str) -> None:
-    theme = Theme(felt=felt)
+    theme = Theme(EN, felt=felt)
     img = decode(render_hand(fixed_view(), theme=theme))
     got = img.getpixel((2, 2))
     assert isinstance(got, tuple)

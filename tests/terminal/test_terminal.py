@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.cli.main import build_parser
-from bot.terminal.game import run_play, score_sheet
+from bot.terminal.game import Table, run_play, score_sheet
 from engine.cards import Seat, Suit, Team
 from engine.events import HandResult
+from engine.record import score_record
 
 
 def args(*extra: str) -> object:
@@ -18,7 +23,7 @@ def args(*extra: str) -> object:
 class Script:
     """Answers prompts: first the scripted lines, then the first legal number or the first call."""
 
-    def __init__(self, lines: list[str] | None = None, claim: str = "y") -> None:
+    def __init__(self, lines: list[str] | None = None, claim: str = "r") -> None:
         self.lines = list(lines or [])
         self.prompts: list[str] = []
         self.claim = claim
@@ -29,7 +34,7 @@ class Script:
         assert len(self.prompts) < 3000, "the table keeps asking: " + prompt
         if self.lines:
             return self.lines.pop(0)
-        if "[y/n]" in prompt or "[j/n]" in prompt:
+        if "roem" in prompt:
             return self.claim
         match = re.search(r"\[([\d ]+)\]: $", prompt)
         if match:
@@ -73,13 +78,19 @@ def test_auto_plays_a_whole_match_and_prints_it() -> None:
 
 
 def test_dutch_texts_and_declared_roem() -> None:
-    script = Script(claim="j")
+    script = Script(claim="r")
     code, out = run(script, "--length", "3", "--lang", "nl", "--roem", "declared", "--rules", "amsterdam")
     text = "\n".join(out)
     assert code == 0
-    assert "Scoreblad:" in text and "Wij" in text and "Zij" in text
+    assert "Boompje:" in text and "Wij" in text and "Zij" in text
     assert "Je kaarten" in text and "troef" in text
     assert "Tot ziens" not in text
+    # Dutch words: rondes, the dealer (deler), passen/spelen, rank letters B V H on the cards.
+    assert "Ronde 1/3, deler:" in text and "Jouw keuze [1=passen" in " ".join(script.prompts)
+    assert re.search(r"\d [BVH][♣♦♥♠]", text) and not re.search(r"\d [JQK][♣♦♥♠]", text)
+    # Melden: every claim is the player's own (r after a trick of ours); nobody says roem is there first.
+    assert "Jullie slag: r om roem te melden" in " ".join(script.prompts)
+    assert "Jij meldt roem" in text and "Roem in deze slag" not in text
 
 
 def test_end_of_input_and_ctrl_c_leave_cleanly() -> None:
@@ -130,8 +141,6 @@ def test_score_sheet_marks_nat_and_pit() -> None:
     assert lines[-1].split()[-2:] == ["514", "0"]
 
 
-
-
 def test_a_card_number_plays_the_card_shown_with_that_number() -> None:
     out: list[str] = []
     expected: list[str] = []
@@ -152,3 +161,77 @@ def test_a_card_number_plays_the_card_shown_with_that_number() -> None:
     assert code == 0
     played = [line.removeprefix("  You: ") for line in out if line.startswith("  You: ")]
     assert len(expected) == 8 and played == expected
+
+
+def test_play_runs_without_discord() -> None:
+    # discord.py is the bot's; the terminal must start and finish a match with it missing.
+    script = ("import sys; sys.modules['discord'] = None; from bot.cli.main import main; "
+              "sys.exit(main(['play', '--auto', '--length', '1', '--level', 'normal', '--seed', '1']))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "Trick 8:" in done.stdout
+
+
+def test_english_grammar_for_the_player_at_the_keyboard() -> None:
+    script = Script(claim="")
+    code, out = run(script, "--length", "4", "--bidding", "verplicht")  # the 4th hand is South's to choose
+    text = "\n".join(out)
+    assert code == 0
+    assert "You plays" not in text and "You wins" not in text and "You is" not in text
+    assert re.search(r"You play [♣♦♥♠] \(\w+\) as trump", text) and "You bid first." in text
+    assert re.search(r"Trump [♣♦♥♠] \(\w+\) \((You play|\w+ plays)\) · trick \d/8 · this hand: Wij \d+ – Zij \d+ · "
+                     r"match: Wij \d+ – Zij \d+", text)
+    hand = HandResult(0, Seat.N, Suit.H, Seat.S, (60, 102), (0, 0), None, True, (0, 162))
+    said: list[str] = []
+    Table(args(), Script(), said.append).show_settlement(hand)
+    assert said[0] == "Hand 1: Wij 0 – Zij 162. You are nat (60 points + 0 roem against 102 + 0)."
+
+
+def test_bidding_shows_the_hand_without_play_marks_and_an_empty_line_asks_again() -> None:
+    script = Script(["", ""])
+    code, out = run(script, "--length", "4", "--bidding", "verplicht")
+    text = "\n".join(out)
+    assert code == 0
+    assert "Your hand:" in text and "Not understood: ''" not in text
+    first = script.prompts[0]
+    assert script.prompts[1] == first and script.prompts[2] == first  # asked again
+    assert "Not understood: ''" not in text
+
+
+def test_declared_roem_is_claimed_by_the_player_without_being_told() -> None:
+    script = Script(claim="r")
+    code, out = run(script, "--length", "2", "--roem", "declared")
+    text = "\n".join(out)
+    ours = len(re.findall(r"Trick \d: (You win|North wins)", text))
+    claims = [p for p in script.prompts if "claim roem" in p]
+    assert code == 0 and ours and len(claims) == ours
+    # Nothing says a trick of ours holds roem before the claim; a claim on a trick without roem is harmless.
+    assert "if they claim" not in text and "Roem in this trick" not in text
+    assert "You claim roem, but it scores nothing." in text
+    ours_won = re.compile(r"Trick \d: (You win|North wins)")
+    after_our_tricks = [out[i + 1] for i, line in enumerate(out[:-1]) if ours_won.match(line)]
+    assert not any(line.startswith("  Roem") for line in after_our_tricks)
+
+
+def test_auto_names_the_teams_by_seat_and_explains_the_sheet() -> None:
+    code, out = run(lambda prompt: (_ for _ in ()).throw(AssertionError(prompt)), "--auto", "--length", "1")
+    text = "\n".join(out)
+    assert code == 0 and "Wij" not in text and "Zij" not in text
+    assert re.search(r"#\s+NS\s+EW", text) and "* = NS played the hand" in text
+
+
+def test_dutch_input_for_cards_and_suits() -> None:
+    script = Script(["ruiten", "passen"])
+    code, out = run(script, "--length", "1", "--lang", "nl", "--bidding", "vrij")
+    assert code == 0
+    assert any(line.endswith(": ♦ (ruiten)") or line.endswith(": Passen") for line in out)
+
+
+def test_record_is_written_when_the_player_leaves(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    code, out = run(Script(["1", "q"]), "--length", "2", "--record", str(path))
+    assert code == 0 and out[-1].startswith("The match's record is in")
+    record = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    assert record["format"] == "klaverjas-record/1"
+    assert score_record(record)["ok"] is True

@@ -14,7 +14,7 @@ from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
 from bot.discord_app.handlers import send_hand_ephemeral
 from bot.discord_app.messages import score_message
-from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
 from engine.cards import Card
@@ -89,9 +89,7 @@ class Play(KlaverjasCog):
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         service = self.bot.service
         table = service.find_user_table(interaction.user.id, interaction.channel_id)
-        _table, _seat, view = service.view_for(table.id, interaction.user.id)
-        if not view.my_turn or not view.legal:
-            raise ServiceError(ServiceErrorCode.NO_HINT)
+        view = service.hint_view(table.id, interaction.user.id)  # your turn, not too often
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The strong player thinks for a while: in the AI workers, never on the event loop.
         await interaction.followup.send(await self.bot.thinker.hint(view, user_lang(interaction)), ephemeral=True)

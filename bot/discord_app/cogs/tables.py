@@ -15,7 +15,7 @@ from bot.discord_app.context import reply, user_lang
 from bot.discord_app.handlers import dm_notice, preferred_delivery, sit_down, take_seat
 from bot.discord_app.messages import describe_settings, lobby_text, lobby_view
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.model import TableSettings, TableStatus
+from bot.tables.model import Table, TableSettings
 from bot.texts.catalog import parse_seat, t
 from bot.texts.language import Language
 from engine.ai.players import Level
@@ -73,16 +73,24 @@ class Tables(KlaverjasCog):
         service = self.bot.service
         base = await self.guild_defaults(interaction.guild_id, user_lang(interaction))
         settings = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
+
+        async def post_lobby(table: Table) -> int:
+            view = lobby_view(table)
+            try:
+                # The host's name is in the text: a name like "@everyone" must ping nobody.
+                callback = await interaction.response.send_message(lobby_text(table), view=view,
+                                                                   allowed_mentions=discord.AllowedMentions.none())
+            finally:
+                view.stop()
+            message_id = callback.message_id if callback is not None else None
+            return message_id or (await interaction.original_response()).id
+
+        # One table per thread and one open lobby per channel, else a private refusal; the table exists only
+        # once its lobby message does (an expired interaction leaves nothing behind).
         table = await service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
                                            settings=settings, guild_id=interaction.guild_id,
                                            channel_id=interaction.channel_id,
-                                           delivery=await preferred_delivery(self.bot, interaction))
-        view = lobby_view(table)
-        callback = await interaction.response.send_message(lobby_text(table), view=view)
-        view.stop()
-        message_id = callback.message_id if callback is not None else None
-        table.lobby_message_id = message_id or (await interaction.original_response()).id
-        await service.save_discord(table)
+                                           delivery=await preferred_delivery(self.bot, interaction), post=post_lobby)
         notice = await dm_notice(self.bot, interaction, table.id)
         if notice:
             await interaction.followup.send(notice, ephemeral=True)
@@ -117,11 +125,10 @@ class Tables(KlaverjasCog):
         if table is not None:
             await take_seat(self.bot, interaction, table.id, chosen)
             return
-        lobbies = [tb for tb in service.tables.values()
-                   if tb.status is TableStatus.LOBBY and tb.channel_id == interaction.channel_id]
-        if len(lobbies) != 1:
+        lobby = service.lobby_in_channel(interaction.channel_id)
+        if lobby is None:
             raise ServiceError(ServiceErrorCode.NO_TABLE_HERE)
-        await reply(interaction, await sit_down(self.bot, interaction, lobbies[0].id, chosen))
+        await reply(interaction, await sit_down(self.bot, interaction, lobby.id, chosen))
 
     @app_commands.command(name=_("leave"), description=_("Leave the table; an AI player takes your seat"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

@@ -1,0 +1,23 @@
+"""Discord's locales for the catalog: Dutch command names and descriptions, and a player's language."""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+
+from bot.texts.catalog import COMMAND_TEXTS
+from bot.texts.language import Language
+
+
+class Translator(app_commands.Translator):
+    """Dutch command names and descriptions for Discord's ``nl`` locale."""
+
+    async def translate(self, string: app_commands.locale_str, locale: Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not Locale.dutch:
+            return None
+        return COMMAND_TEXTS.get(string.message)
+
+
+def lang_of(locale: Locale | str | None) -> Language:
+    """The language of a Discord locale: ``nl`` is Dutch, everything else English."""
+    return Language.of(locale.value if isinstance(locale, Locale) else locale)
