@@ -371,13 +371,22 @@ async def test_a_thread_that_forbids_posting_is_left_alone_and_costs_no_turn(tmp
 
 async def test_a_finished_table_leaves_nothing_behind_in_the_announcer(tmp_path: Path) -> None:
     async with Harness(tmp_path / "k.sqlite3", FaultyDiscord(), delivery=FAST) as h:
+        table_id = await started(h, ANNA, [BERT])
+        announcer = bot_of(h).announcer
+        await play_to_end(h, table_id, [ANNA, BERT])
+        assert table_of(h, table_id).status is TableStatus.FINISHED
+        assert announcer.outbox.tables == set() and announcer.roem_messages == {} and announcer.muted == {}
+
+
+async def test_a_stopped_table_forgets_its_roem_button(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", FaultyDiscord(), delivery=FAST) as h:
         bot_of(h).service.new_seed = lambda: SEED
         users = [ANNA, BERT, CHRIS, EVA]
         table_id = await started(h, ANNA, users[1:], roem="declared", length="1")
         announcer = bot_of(h).announcer
         await until(h, lambda: table_id in announcer.roem_messages, users)
-        await play_to_end(h, table_id, users)
-        assert table_of(h, table_id).status is TableStatus.FINISHED
+        await h.command(ANNA, "stop", channel_id=thread_of(h, table_id))
+        assert table_of(h, table_id).status is TableStatus.STOPPED
         assert table_id not in announcer.roem_messages and announcer.outbox.tables == set()
 
 
