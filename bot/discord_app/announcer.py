@@ -197,8 +197,9 @@ class Announcer:
         seat = table.game.to_act
         info = table.seats[seat] if seat is not None else None
         ping = False
+        # Only the turns this announcer prompts (a bid or a card) are tracked; others count as before.
         if table.running and seat is not None and info is not None and info.kind is SeatKind.HUMAN \
-                and not info.away:
+                and not info.away and table.game.phase in (Phase.BIDDING, Phase.PLAY):
             self.service.prompt_pending(table, seat, table.version)
             ping = table.game.phase is Phase.PLAY and info.delivery is Delivery.THREAD
         self.queue(table, partial(self.sync_prompt, table, table.version, ping), "prompt")
