@@ -8,9 +8,10 @@ seat is sent.
 
 Every Discord request goes through ``Outbox.attempt``: a bounded time per try, and a few tries with a
 backoff on what may pass (5xx, 429, timeouts, broken connections). A job that still fails raises
-``Undelivered``; it is set aside and run again after the table's next action (a few times at most), or
-one last time when the table is retired. Refusals that will not pass (403, 404, 400) are the job's to
-handle and are never retried: Discord bans bots that repeat invalid requests.
+``Undelivered``; it is set aside and run again at the table's next action or a while later, whichever
+comes first (a few times at most), or one last time when the table is retired. Refusals that will not
+pass (403, 404, 400) are the job's to handle and are never retried: Discord bans bots that repeat
+invalid requests.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class DeliveryConfig:
     attempts: int = 3  # tries of one request when the failure may pass
     backoff: tuple[float, ...] = (1.0, 4.0)  # seconds before the 2nd, 3rd ... try (the last one repeats)
     max_retry_after: float = 30.0  # the longest a 429's retry_after is waited for
-    later_rounds: int = 3  # how many of the table's later actions a failed job is tried again at
+    later_rounds: int = 3  # how many more times a failed job is tried, after its tries above
+    later_delay: float = 15.0  # seconds before failed jobs go again when no action of the table comes first
     forbidden_pause: float = 300.0  # seconds without posting in a channel after a 403 there
 
 
@@ -59,6 +61,7 @@ class _Lane:
     queue: deque[Job] = field(default_factory=deque)
     parked: list[Job] = field(default_factory=list)  # failed: run again after the next action
     task: asyncio.Task[None] | None = None
+    later: asyncio.TimerHandle | None = None  # runs the set-aside jobs again if no action comes first
     retired: Callable[[], None] | None = None  # the table is over: called once its last jobs have run
     last_round: bool = False  # retired: the set-aside jobs were queued for their last try
 
@@ -76,8 +79,7 @@ class Outbox:
             lane.queue = deque(j for j in lane.queue if j.key != job.key)
             lane.parked = [j for j in lane.parked if j.key != job.key]
         # A new action: what failed before goes again, before what this action has to say.
-        lane.queue.extend(lane.parked)
-        lane.parked.clear()
+        self._unpark(lane)
         lane.queue.append(job)
         self._consume(table_id, lane)
 
@@ -105,6 +107,20 @@ class Outbox:
         if lane.task is None or lane.task.done():
             lane.task = asyncio.get_running_loop().create_task(self._drain(table_id, lane), name=f"outbox-{table_id}")
 
+    @staticmethod
+    def _unpark(lane: _Lane) -> None:
+        if lane.later is not None:
+            lane.later.cancel()
+            lane.later = None
+        lane.queue.extend(lane.parked)
+        lane.parked.clear()
+
+    def _try_later(self, table_id: int, lane: _Lane) -> None:
+        lane.later = None
+        if self._lanes.get(table_id) is lane and lane.parked:
+            self._unpark(lane)
+            self._consume(table_id, lane)
+
     # ------------------------------------------------------------ the consumer
 
     async def _drain(self, table_id: int, lane: _Lane) -> None:
@@ -113,13 +129,15 @@ class Outbox:
                 await self._run(table_id, lane, lane.queue.popleft())
             if lane.retired is not None and lane.parked and not lane.last_round:
                 lane.last_round = True
-                lane.queue.extend(lane.parked)
-                lane.parked.clear()
+                self._unpark(lane)
                 continue
             break
         # No await from here on: a job put now sees either this lane with its task done, or no lane.
         if lane.parked and lane.retired is None:
-            return  # kept until the table's next action
+            # Kept until the table's next action, or a while: a prompt should not wait for a turn to run out.
+            lane.later = asyncio.get_running_loop().call_later(self.config.later_delay, self._try_later,
+                                                                table_id, lane)
+            return
         if self._lanes.get(table_id) is lane:
             del self._lanes[table_id]
         if lane.retired is not None:
@@ -134,7 +152,7 @@ class Outbox:
                 return
             job.rounds += 1
             lane.parked.append(job)
-            log.info("table %s: %s failed, tried again after the next action", table_id, job.key or "a message")
+            log.info("table %s: %s failed, tried again later", table_id, job.key or "a message")
         except discord.HTTPException as error:
             log.warning("table %s: Discord refused %s: %s", table_id, job.key or "a message", error)
         except Exception:  # one broken announcement must not stop the table's others
@@ -174,6 +192,9 @@ class Outbox:
 
     async def close(self, timeout: float = 5.0) -> None:
         """Give the queued jobs ``timeout`` seconds to go out, then stop the consumers."""
+        for lane in self._lanes.values():
+            if lane.later is not None:
+                lane.later.cancel()
         tasks = [lane.task for lane in self._lanes.values() if lane.task is not None and not lane.task.done()]
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)

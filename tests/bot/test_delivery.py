@@ -92,6 +92,19 @@ async def test_a_failed_job_goes_again_after_the_next_action_and_a_last_time_at_
     assert outbox.tables == set()
 
 
+async def test_a_failed_job_goes_again_a_while_later_when_no_action_comes() -> None:
+    outbox = Outbox(DeliveryConfig(backoff=(0.001,), later_delay=0.02, later_rounds=2))
+    tries: list[float] = []
+
+    async def run() -> None:
+        tries.append(asyncio.get_running_loop().time())
+        raise Undelivered("prompt")
+
+    outbox.put(3, Job(run, "prompt"))
+    await drained(outbox)
+    assert len(tries) == 3 and tries[2] - tries[1] >= 0.02  # its first run, then two later rounds; given up
+
+
 async def test_a_request_gets_bounded_time_and_refusals_are_not_repeated() -> None:
     outbox = Outbox(DeliveryConfig(request_timeout=0.01, attempts=3, backoff=(0.001,)))
     calls: list[str] = []
@@ -275,6 +288,22 @@ async def test_a_prompt_that_fails_with_5xx_is_posted_on_a_later_try(tmp_path: P
         mover = next(u for u in (ANNA, BERT, CHRIS, EVA) if table.seat_of(u.id) is seat)
         await h.click(mover, prompt, prompt.custom_ids()[0])
         assert table.game.phase is Phase.PLAY and prompt.custom_ids() == []
+
+
+async def test_a_prompt_that_fails_every_try_is_posted_again_within_the_turn(tmp_path: Path) -> None:
+    fake = FaultyDiscord()
+    delivery = DeliveryConfig(request_timeout=5.0, attempts=3, backoff=(0.001,), later_delay=0.05)
+    async with Harness(tmp_path / "k.sqlite3", fake, delivery=delivery) as h:
+        fake.fail(lambda r: bool(fake.threads) and posts_in(lambda: fake.threads[-1])(r) and with_buttons("kj:b:")(r),
+                  server_error, times=delivery.attempts)
+        table_id = await started(h, ANNA, [BERT, CHRIS, EVA], bidding="verplicht")
+        table = table_of(h, table_id)
+        version = table.version
+        assert not with_button(h, thread_of(h, table_id), "kj:b:") and len(fake.failed) == delivery.attempts
+        await wait_for(h, lambda: bool(with_button(h, thread_of(h, table_id), "kj:b:")), seconds=2)
+        assert table.version == version and table.prompt_message_id is not None  # nobody had to act first
+        seat = table.game.to_act
+        assert seat is not None and table.turn_prompts[seat] == (version, True)
 
 
 async def test_a_post_that_fails_every_try_is_posted_after_the_next_action(tmp_path: Path) -> None:
