@@ -1,17 +1,31 @@
 """Tells Discord what happened at a table: posts and edits the lobby, the table message, trick and hand
 messages, private hands (DM, or the "Show my hand" fallback), bidding prompts and reminders.
 
-It runs as a service subscriber, so it is called in the order the actions happened and only after
-they were stored. What each message says is ``bot.discord_app.messages``'; images render in worker
-threads.
+It is a service subscriber: it hears of each change after it was stored, in the order of the actions,
+while the table is still locked. There it only decides what to say and queues it in the table's outbox
+(``bot.discord_app.outbox``); the outbox's consumer sends it outside the lock, so a slow or failing
+Discord never holds up a click, a timer, stop or leave.
+
+Two kinds of jobs:
+- posts of what happened (a trick, a pass, a hand's score, a reminder): built when queued, so they tell
+  that moment, images drawn later from a snapshot; each one is sent;
+- the living messages (the table message, each DM hand, the bidding prompt, the lobby): synced with the
+  table as it is when the job runs (read under the table's lock, so never a state not yet stored); a
+  newer sync of the same message replaces a queued older one.
+
+Delivery comes back to the service: a turn's prompt (the bidding buttons, the DM hand with its playable
+cards, or the thread's "your turn" ping) is marked pending when queued and delivered once Discord took it;
+a turn whose prompt never arrived is not counted as missed (``TableService.prompt_pending``). A DM hand
+that cannot be delivered moves to the thread's "Show my hand" button, with a ping saying so.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable
+from functools import partial
 
 import discord
 
@@ -23,7 +37,7 @@ from bot.discord_app.messages import (
     claim_prompt,
     event_message,
     expired_lobby_message,
-    hand_message,
+    hand_draft,
     hand_result_message,
     lobby_message,
     match_message,
@@ -36,6 +50,7 @@ from bot.discord_app.messages import (
     timer_message,
     trick_message,
 )
+from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
 from bot.tables.events import (
     GameProgress,
     LobbyChanged,
@@ -49,277 +64,415 @@ from bot.tables.events import (
     TableStopped,
     TurnReminder,
 )
-from bot.tables.model import Delivery, SeatKind, Table, TableStatus
+from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
 from engine.cards import SEATS, Seat
 from engine.events import HandDealt, HandSettled, MatchOver, TrickWon, TrumpChosen
 from engine.game import Phase
+from engine.settings import RoemMode
 
 log = logging.getLogger(__name__)
 
+
 class Announcer:
-    def __init__(self, client: discord.Client, service: TableService) -> None:
+    def __init__(self, client: discord.Client, service: TableService, delivery: DeliveryConfig | None = None) -> None:
         self.client = client
         self.service = service
+        self.outbox = Outbox(delivery)
         self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
+        self.muted: dict[int, float] = {}  # table id -> loop time until which its thread gets nothing (a 403)
 
-    # ------------------------------------------------------------ sending
+    async def close(self) -> None:
+        """Let the queued messages go out for a moment, then stop."""
+        await self.outbox.close()
+
+    # ------------------------------------------------------------ events: decide and queue (the table is locked)
+
+    async def on_event(self, event: ServiceEvent) -> None:
+        """The service's subscriber. Queues what to say and returns: it never waits for Discord."""
+        table = event.table
+        if isinstance(event, GameProgress):
+            self.on_progress(event)
+        elif isinstance(event, LobbyChanged):
+            self.queue(table, partial(self.sync_lobby, table), "lobby")
+        elif isinstance(event, TableStarted):
+            self.queue(table, partial(self.open_thread, table, Payload(status_line(table))))
+        elif isinstance(event, TurnReminder):
+            self.queue_post(table, reminder_message(table, event.user_id))
+        elif isinstance(event, SeatAway):
+            self.queue_post(table, away_message(table, event.user_id))
+        elif isinstance(event, SeatChanged):
+            self.on_seat_changed(event)
+        elif isinstance(event, TableStopped):
+            self.queue_post(table, Payload(t("stopped", table.settings.language)))
+            self.queue(table, partial(self.sync_lobby, table), "lobby")
+            self.retire(table)
+        elif isinstance(event, LobbyExpired):
+            self.queue(table, partial(self.sync_lobby, table, expired_lobby_message), "lobby")
+            self.retire(table)
+        elif isinstance(event, TableRestored) and table.status is TableStatus.PLAYING:
+            self.queue_post(table, Payload(t("restored", table.settings.language)))
+            if table.game.to_act is not None:
+                self.queue_hand(table, table.game.to_act)  # the crash may have come before its last edit
+            self.queue_prompt(table)
+
+    def on_progress(self, event: GameProgress) -> None:
+        table = event.table
+        if table.rules.roem is RoemMode.DECLARED:
+            self.queue(table, partial(self.expire_roem, table, event.version))
+        hands: set[Seat] = set()
+        refresh_table = False
+        for engine_event in event.events:
+            if isinstance(engine_event, HandDealt):
+                hands.update(SEATS)
+                refresh_table = True
+                for info in table.seats:
+                    # In-thread players need their cards for the bidding too, not only on their turn.
+                    if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery is Delivery.THREAD:
+                        self.queue_post(table, show_hand_message(table, "dm.new_hand", info.user_id))
+            elif isinstance(engine_event, TrickWon):
+                self.queue(table, partial(self.post_trick, table, trick_message(table, engine_event), event.version))
+                refresh_table = True
+            elif isinstance(engine_event, HandSettled):
+                self.queue_post(table, hand_result_message(table, engine_event))
+            elif isinstance(engine_event, MatchOver):
+                self.queue_post(table, match_message(table, engine_event))
+            else:
+                said = event_message(table, engine_event)
+                if said is not None:
+                    self.queue_post(table, said)
+                if isinstance(engine_event, TrumpChosen):
+                    hands.update(SEATS)  # the hand's order changes with trump
+                    refresh_table = True
+        if event.seat is not None:
+            hands.add(event.seat)
+        timer = timer_message(table, event.seat, event.action, event.actor)
+        if timer is not None:
+            self.queue_post(table, timer)
+        to_act = table.game.to_act
+        if to_act is not None:
+            hands.add(to_act)
+            if table.seats[to_act].kind is SeatKind.HUMAN:
+                refresh_table = True
+        if refresh_table or table.game.finished:
+            self.queue(table, partial(self.sync_table_message, table), "table")
+        for seat in SEATS:
+            if seat in hands:
+                self.queue_hand(table, seat)
+        self.queue_prompt(table)
+        if table.game.finished:
+            self.retire(table)
+
+    def on_seat_changed(self, event: SeatChanged) -> None:
+        table = event.table
+        self.queue_post(table, Payload(seat_changed_text(event)))
+        if event.change in (SeatChange.LEFT, SeatChange.TOOK_OVER, SeatChange.WILL_TAKE_OVER):
+            self.queue(table, partial(self.sync_table_message, table), "table")  # names; the take-over button
+        if event.change is not SeatChange.WILL_TAKE_OVER and table.game.hand is not None \
+                and table.game.phase is not Phase.DEAL:
+            self.queue_hand(table, event.seat)
+        if event.change in (SeatChange.BACK, SeatChange.TOOK_OVER):
+            self.queue_prompt(table)
+
+    # ------------------------------------------------------------ queueing
+
+    def queue(self, table: Table, run: Callable[[], Awaitable[object]], key: Hashable | None = None) -> None:
+        self.outbox.put(table.id, Job(run, key))
+
+    def queue_post(self, table: Table, payload: Payload) -> None:
+        self.queue(table, partial(self.post, table, payload))
+
+    def queue_hand(self, table: Table, seat: Seat) -> None:
+        info = table.seats[seat]
+        if info.kind is SeatKind.HUMAN and info.delivery is Delivery.DM:
+            self.queue(table, partial(self.sync_hand, table, seat), ("hand", seat))
+
+    def queue_prompt(self, table: Table) -> None:
+        """Sync the thread's prompt; the human to act has a turn whose prompt is now on its way.
+
+        Where that prompt goes is decided now: the bidding buttons, the DM hand (``sync_hand`` reports it), or
+        a ping in the thread for an in-thread player. A hand that falls back to the thread later is not
+        pinged a second time, and that turn stays undelivered.
+        """
+        seat = table.game.to_act
+        info = table.seats[seat] if seat is not None else None
+        ping = False
+        # Only the turns this announcer prompts (a bid or a card) are tracked; others count as before.
+        if table.running and seat is not None and info is not None and info.kind is SeatKind.HUMAN \
+                and not info.away and table.game.phase in (Phase.BIDDING, Phase.PLAY, Phase.CLAIM):
+            self.service.prompt_pending(table, seat, table.version)
+            ping = table.game.phase is Phase.PLAY and info.delivery is Delivery.THREAD
+        self.queue(table, partial(self.sync_prompt, table, table.version, ping), "prompt")
+
+    async def send_hand(self, table: Table, seat: Seat) -> None:
+        """Send or update the seat's private hand by DM (queued behind the table's other messages)."""
+        self.queue_hand(table, seat)
+
+    async def post_lobby(self, table: Table) -> None:
+        """A lobby message for a table made without a slash command (a rematch). Awaited, not queued: the
+        service opens the table only once its message exists (no game lock is held meanwhile)."""
+        if table.channel_id is None or table.lobby_message_id is not None:
+            return
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            table.lobby_message_id = await self.send(table, channel, lobby_message(table))
+        except (discord.HTTPException, Undelivered) as error:
+            log.warning("table %s: could not post the lobby: %s", table.id, error)
+
+    def retire(self, table: Table) -> None:
+        """The table is over: once its last messages are out, forget it."""
+        self.outbox.retire(table.id, partial(self.forget, table))
+
+    def forget(self, table: Table) -> None:
+        self.roem_messages.pop(table.id, None)
+        self.muted.pop(table.id, None)
+
+    # ------------------------------------------------------------ Discord requests (in the outbox's task)
 
     def thread(self, table: Table) -> discord.PartialMessageable:
         channel = table.thread_id or table.channel_id
         assert channel is not None
         return self.client.get_partial_messageable(channel, guild_id=table.guild_id)
 
-    async def send(self, table: Table, channel: discord.PartialMessageable, payload: Payload) -> int | None:
-        """Post ``payload`` pinging no one but its mention; the message id, or None when Discord refused."""
+    @staticmethod
+    async def drawn(payload: Payload) -> Payload:
+        """``payload`` with its image, drawn in a worker thread."""
+        return payload if payload.draw is None else await asyncio.to_thread(payload.drawn)
+
+    async def save(self, table: Table) -> None:
+        await self.service.save_discord(table)
+
+    def silenced(self, table: Table) -> bool:
+        until = self.muted.get(table.id)
+        if until is not None and asyncio.get_running_loop().time() >= until:
+            del self.muted[table.id]
+            until = None
+        return until is not None
+
+    def silence(self, table: Table, error: discord.HTTPException) -> None:
+        """Discord refuses us in the table's thread (403): stop asking for a while, every refusal counts
+        towards a ban for invalid requests."""
+        pause = self.outbox.config.forbidden_pause
+        self.muted[table.id] = asyncio.get_running_loop().time() + pause
+        log.warning("table %s: Discord refuses messages in its thread (%s): none sent there for %.0f s",
+                    table.id, error, pause)
+
+    async def send(self, table: Table, channel: discord.PartialMessageable, payload: Payload) -> int:
+        """Post ``payload`` pinging no one but its mention; the message id. Raises Discord's refusal, or
+        ``Undelivered`` when Discord did not take it after every try."""
         mentions = (discord.AllowedMentions(users=[discord.Object(payload.mention)]) if payload.mention
                     else discord.AllowedMentions.none())
         try:
-            message = await channel.send(**payload.send_kwargs(), allowed_mentions=mentions)
-        except discord.HTTPException:
-            log.exception("table %s: could not post in channel %s", table.id, channel.id)
-            return None
+            ready = await self.drawn(payload)
+            message = await self.outbox.attempt(
+                lambda: channel.send(**ready.send_kwargs(), allowed_mentions=mentions),
+                f"table {table.id}: posting in {channel.id}")
         finally:
             payload.stop()
         return message.id
 
     async def post(self, table: Table, payload: Payload) -> int | None:
-        """Post in the table's thread (or its channel when there is no thread)."""
-        return await self.send(table, self.thread(table), payload)
-
-    async def say(self, table: Table, text: str) -> None:
-        await self.post(table, Payload(text))
+        """Post in the table's thread (or its channel when there is no thread); None when Discord refused.
+        Raises ``Undelivered`` when Discord did not take it after every try."""
+        if self.silenced(table):
+            payload.stop()
+            return None
+        try:
+            return await self.send(table, self.thread(table), payload)
+        except discord.Forbidden as error:
+            self.silence(table, error)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not post: %s", table.id, error)
+        return None
 
     async def edit(self, table: Table, message_id: int, payload: Payload | None) -> bool:
-        """Edit a message in the table's thread (None: take its buttons away); False when Discord refused."""
-        message = self.thread(table).get_partial_message(message_id)
-        kwargs = payload.edit_kwargs() if payload is not None else {"view": None}
+        """Edit a message in the table's thread (None: take its buttons away); False when Discord refused.
+        Raises ``discord.NotFound`` for a deleted message and ``Undelivered`` when Discord did not answer."""
+        channel = self.thread(table)
+        if self.silenced(table):
+            if payload is not None:
+                payload.stop()
+            return False
+        message = channel.get_partial_message(message_id)
         try:
-            await message.edit(**kwargs)
+            ready = await self.drawn(payload) if payload is not None else None
+            await self.outbox.attempt(lambda: message.edit(**(ready.edit_kwargs() if ready else {"view": None})),
+                                      f"table {table.id}: editing message {message_id}")
             return True
-        except discord.HTTPException:
-            log.info("table %s: could not edit message %s", table.id, message_id)
+        except discord.NotFound:
+            raise
+        except discord.Forbidden as error:
+            self.silence(table, error)
+            return False
+        except discord.HTTPException as error:
+            log.info("table %s: could not edit message %s: %s", table.id, message_id, error)
             return False
         finally:
             if payload is not None:
                 payload.stop()
 
-    async def render(self, build: Callable[..., Payload], *args: Any) -> Payload:
-        """A message whose image takes a while to draw, built in a worker thread."""
-        return await asyncio.to_thread(build, *args)
+    async def take_buttons_away(self, table: Table, message_id: int) -> None:
+        """Best effort: a button left behind is refused as stale when clicked."""
+        try:
+            await self.edit(table, message_id, None)
+        except (discord.NotFound, Undelivered) as error:
+            log.info("table %s: the buttons of message %s stay: %s", table.id, message_id, error)
 
-    # ------------------------------------------------------------ events
+    # ------------------------------------------------------------ the jobs
 
-    async def on_event(self, event: ServiceEvent) -> None:
-        if isinstance(event, GameProgress):
-            await self.on_progress(event)
-        elif isinstance(event, LobbyChanged):
-            await self.update_lobby(event.table)
-        elif isinstance(event, TableStarted):
-            await self.on_started(event.table)
-        elif isinstance(event, TurnReminder):
-            await self.post(event.table, reminder_message(event.table, event.user_id))
-        elif isinstance(event, SeatAway):
-            await self.post(event.table, away_message(event.table, event.user_id))
-        elif isinstance(event, SeatChanged):
-            await self.on_seat_changed(event)
-        elif isinstance(event, TableStopped):
-            await self.say(event.table, t("stopped", event.table.settings.language))
-            await self.update_lobby(event.table)
-        elif isinstance(event, LobbyExpired):
-            await self.update_lobby(event.table, expired_lobby_message(event.table))
-        elif isinstance(event, TableRestored):
-            await self.on_restored(event.table)
+    async def post_trick(self, table: Table, payload: Payload, version: int) -> None:
+        message_id = await self.post(table, payload)
+        if payload.view is not None and message_id is not None:
+            self.roem_messages[table.id] = (message_id, version)
 
-    async def post_lobby(self, table: Table) -> None:
-        """A lobby message for a table made without a slash command (a rematch)."""
-        if table.channel_id is None:
-            return
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = await self.send(table, channel, lobby_message(table))
-        if message_id is None:
-            return
-        table.lobby_message_id = message_id
-        await self.service.save_discord(table)
+    async def expire_roem(self, table: Table, version: int) -> None:
+        """The Roem! button lasts until the next card (or the claim): take it away."""
+        roem = self.roem_messages.get(table.id)
+        if roem is not None and version > roem[1]:
+            del self.roem_messages[table.id]
+            await self.take_buttons_away(table, roem[0])
 
-    async def update_lobby(self, table: Table, payload: Payload | None = None) -> None:
-        """Edit the lobby message to ``payload`` (by default: the lobby as it is now)."""
+    async def sync_lobby(self, table: Table, build: Callable[[Table], Payload] = lobby_message) -> None:
+        """The lobby message as the table is now (``build``: an expired lobby says so)."""
         if table.lobby_message_id is None or table.channel_id is None:
             return
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
-        payload = payload if payload is not None else lobby_message(table)
+        payload = build(table)
         try:
-            await message.edit(**payload.edit_kwargs())
-        except discord.HTTPException:
-            log.warning("table %s: could not edit the lobby message", table.id)
+            await self.outbox.attempt(lambda: message.edit(**payload.edit_kwargs()),
+                                      f"table {table.id}: editing the lobby")
+        except discord.HTTPException as error:
+            log.warning("table %s: could not edit the lobby message: %s", table.id, error)
         finally:
             payload.stop()
 
-    async def on_started(self, table: Table) -> None:
-        if table.channel_id is not None and table.lobby_message_id is not None:
+    async def open_thread(self, table: Table, status: Payload) -> None:
+        """The table's thread on the lobby message (or the channel itself), and the table message in it."""
+        if table.thread_id is None and table.channel_id is not None and table.lobby_message_id is not None:
+            channel_id, lobby_id = table.channel_id, table.lobby_message_id
             try:
-                data = await self.client.http.start_thread_with_message(
-                    table.channel_id, table.lobby_message_id, name=thread_name(table), auto_archive_duration=1440)
+                data = await self.outbox.attempt(
+                    lambda: self.client.http.start_thread_with_message(
+                        channel_id, lobby_id, name=thread_name(table), auto_archive_duration=1440),
+                    f"table {table.id}: opening the thread")
                 table.thread_id = int(data["id"])
-            except discord.HTTPException:
-                # Threads not allowed here (or no permission): play in the channel itself.
-                log.info("table %s: no thread, playing in the channel", table.id)
-                table.thread_id = None
-        await self.update_lobby(table)
-        table.table_message_id = await self.post(table, Payload(status_line(table)))
-        await self.service.save_discord(table)
+                await self.save(table)
+            except (discord.HTTPException, Undelivered) as error:
+                # Threads not allowed here (or no permission, or Discord down): play in the channel itself.
+                log.info("table %s: no thread (%s), playing in the channel", table.id, error)
+        await self.sync_lobby(table)
+        if table.table_message_id is None:
+            table.table_message_id = await self.post(table, status)
+            await self.save(table)
 
-    async def on_restored(self, table: Table) -> None:
-        if table.status is not TableStatus.PLAYING:
-            return
-        await self.say(table, t("restored", table.settings.language))
-        await self.prompt(table)
-
-    async def on_seat_changed(self, event: SeatChanged) -> None:
-        table = event.table
-        await self.say(table, seat_changed_text(event))
-        if event.change in (SeatChange.LEFT, SeatChange.TOOK_OVER, SeatChange.WILL_TAKE_OVER):
-            await self.update_table_message(table)  # names on the image; the take-over button
-        hand = table.game.hand
-        if event.change is not SeatChange.WILL_TAKE_OVER and hand is not None and table.game.phase is not Phase.DEAL:
-            await self.send_hand(table, event.seat)
-        if event.change in (SeatChange.BACK, SeatChange.TOOK_OVER):
-            await self.prompt(table)
-
-    async def on_progress(self, event: GameProgress) -> None:
-        table = event.table
-        touched: set[Seat] = set()
-        refresh_table = False
-        roem = self.roem_messages.get(table.id)
-        if roem is not None and event.version > roem[1]:
-            # The Roem! button lasts until the next card (or the claim): take it away.
-            del self.roem_messages[table.id]
-            await self.edit(table, roem[0], None)
-        for engine_event in event.events:
-            if isinstance(engine_event, HandDealt):
-                touched.update(SEATS)
-                refresh_table = True
-                for info in table.seats:
-                    # In-thread players need their cards for the bidding too, not only on their turn.
-                    if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery is Delivery.THREAD:
-                        await self.post(table, show_hand_message(table, "dm.new_hand", info.user_id))
-            elif isinstance(engine_event, TrickWon):
-                await self.announce_trick(table, engine_event)
-                refresh_table = True
-            elif isinstance(engine_event, HandSettled):
-                await self.post(table, await self.render(hand_result_message, table, engine_event))
-            elif isinstance(engine_event, MatchOver):
-                await self.post(table, await self.render(match_message, table, engine_event))
-            else:
-                said = event_message(table, engine_event)
-                if said is not None:
-                    await self.post(table, said)
-                if isinstance(engine_event, TrumpChosen):
-                    touched.update(SEATS)  # the hand's order changes with trump
-                    refresh_table = True
-        if event.seat is not None:
-            touched.add(event.seat)
-        timer = timer_message(table, event.seat, event.action, event.actor)
-        if timer is not None:
-            await self.post(table, timer)
-        to_act = table.game.to_act
-        if to_act is not None:
-            touched.add(to_act)
-            if table.seats[to_act].kind is SeatKind.HUMAN:
-                refresh_table = True
-        if refresh_table or table.game.finished:
-            await self.update_table_message(table)
-        for seat in SEATS:
-            if seat in touched and table.seats[seat].kind is SeatKind.HUMAN:
-                await self.send_hand(table, seat)
-        await self.prompt(table)
-
-    async def announce_trick(self, table: Table, event: TrickWon) -> None:
-        payload = await self.render(trick_message, table, event)
-        message_id = await self.post(table, payload)
-        if payload.view is not None and message_id is not None:
-            self.roem_messages[table.id] = (message_id, table.version)
-
-    async def prompt(self, table: Table) -> None:
-        """The bidding buttons for a human to call; a turn ping for in-thread players.
-
-        The bidding prompt's message id and version are stored: an older prompt loses its buttons, and
-        after a restart the prompt for the same moment is edited in place instead of posted again.
-        """
-        game = table.game
-        seat = game.to_act
-        info = table.seats[seat] if seat is not None else None
-        # Buttons in the thread: the bidding, and the last trick's claim question (roem: declared).
-        wants_bid = (table.running and game.phase in (Phase.BIDDING, Phase.CLAIM) and info is not None
-                     and info.kind is SeatKind.HUMAN and not info.away)
-        if table.prompt_message_id is not None and not (wants_bid and table.prompt_version == table.version):
-            old = table.prompt_message_id
-            table.prompt_message_id = table.prompt_version = None
-            await self.service.save_discord(table)
-            await self.edit(table, old, None)
-        if seat is None or info is None or not table.running or info.kind is not SeatKind.HUMAN or info.away:
-            return
-        if wants_bid:
-            ask = claim_prompt if game.phase is Phase.CLAIM else bid_prompt
-            if table.prompt_message_id is not None and await self.edit(table, table.prompt_message_id,
-                                                                       ask(table, info.user_id)):
-                return
-            table.prompt_message_id = await self.post(table, ask(table, info.user_id))
-            table.prompt_version = table.version if table.prompt_message_id is not None else None
-            await self.service.save_discord(table)
-        elif game.phase is Phase.PLAY and info.delivery is Delivery.THREAD:
-            await self.post(table, show_hand_message(table, "dm.your_turn", info.user_id))
-
-    async def update_table_message(self, table: Table) -> None:
-        payload = await self.render(table_message, table)
+    async def sync_table_message(self, table: Table) -> None:
+        """The table message as the table is now; a deleted one is posted again (and its new id kept)."""
+        async with table.lock:
+            payload = table_message(table)
         if table.table_message_id is not None:
-            message = self.thread(table).get_partial_message(table.table_message_id)
             try:
-                await message.edit(**payload.edit_kwargs())
+                await self.edit(table, table.table_message_id, payload)
                 return
             except discord.NotFound:
-                pass  # deleted: post a new one
-            except discord.HTTPException:
-                log.warning("table %s: could not edit the table message", table.id)
-                return
-            finally:
-                payload.stop()
+                log.info("table %s: the table message was deleted: posting a new one", table.id)
         table.table_message_id = await self.post(table, payload)
-        await self.service.save_discord(table)
+        await self.save(table)
 
-    # ------------------------------------------------------------ private hands
+    async def sync_prompt(self, table: Table, version: int, ping_turn: bool) -> None:
+        """The thread's prompt at ``version``: the bidding buttons for the human to call (older ones lose
+        theirs), or, with ``ping_turn``, a turn ping for an in-thread player.
 
-    async def send_hand(self, table: Table, seat: Seat) -> None:
-        """Send or update the private hand by DM; on 50007 fall back to the Show my hand button."""
-        info = table.seats[seat]
-        if info.kind is not SeatKind.HUMAN or info.user_id is None or info.delivery is not Delivery.DM:
-            return
-        guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
-        payload = await self.render(hand_message, table, table.view(seat), guild.name if guild else "")
+        The bidding prompt's message id and version are stored: after a restart the prompt for the same
+        moment is edited in place instead of posted again.
+        """
+        async with table.lock:
+            if table.version != version:
+                return  # a later action was announced, and its sync is queued behind this one
+            game = table.game
+            seat = game.to_act
+            info = table.seats[seat] if seat is not None else None
+            human = table.running and info is not None and info.kind is SeatKind.HUMAN and not info.away
+            bid = ping = None
+            # Buttons in the thread: the bidding, and the last trick's claim question (roem: declared).
+            if human and info is not None and game.phase is Phase.BIDDING:
+                bid = bid_prompt(table, info.user_id)
+            elif human and info is not None and game.phase is Phase.CLAIM:
+                bid = claim_prompt(table, info.user_id)
+            elif human and info is not None and ping_turn:
+                ping = show_hand_message(table, "dm.your_turn", info.user_id)
+        old = table.prompt_message_id
+        if old is not None and not (bid is not None and table.prompt_version == version):
+            table.prompt_message_id = table.prompt_version = None
+            await self.save(table)
+            await self.take_buttons_away(table, old)
+        delivered = False
+        if bid is not None:
+            if table.prompt_message_id is not None:
+                with contextlib.suppress(discord.NotFound):  # deleted: post it again
+                    delivered = await self.edit(table, table.prompt_message_id, bid)
+            if not delivered:
+                table.prompt_message_id = await self.post(table, bid)
+                table.prompt_version = version if table.prompt_message_id is not None else None
+                await self.save(table)
+                delivered = table.prompt_message_id is not None
+        elif ping is not None:
+            delivered = await self.post(table, ping) is not None
+        if delivered and seat is not None:
+            self.service.prompt_delivered(table, seat, version)
+
+    async def sync_hand(self, table: Table, seat: Seat) -> None:
+        """The seat's private hand by DM, as the table is now. A closed inbox (50007), or a DM that cannot
+        be delivered, moves the hand to the thread's Show my hand button and pings the player there."""
+        async with table.lock:
+            info = table.seats[seat]
+            if info.kind is not SeatKind.HUMAN or info.user_id is None or info.delivery is not Delivery.DM:
+                return
+            guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
+            view = table.view(seat)
+            payload = hand_draft(table, view, guild.name if guild else "")
+            turn = table.version if view.my_turn and view.phase is Phase.PLAY else None
         try:
-            if info.dm_channel_id is not None and info.hand_message_id is not None:
-                message = self.client.get_partial_messageable(info.dm_channel_id).get_partial_message(
-                    info.hand_message_id)
-                try:
-                    await message.edit(**payload.edit_kwargs())
-                    return
-                except discord.NotFound:
-                    pass  # deleted: send a new one
-            if info.dm_channel_id is None:
-                dm = await self.client.create_dm(discord.Object(info.user_id))
-                info.dm_channel_id = dm.id
-            channel = self.client.get_partial_messageable(info.dm_channel_id)
-            sent = await channel.send(**payload.send_kwargs())
-            info.hand_message_id = sent.id
-            await self.service.save_discord(table)
+            await self.deliver_hand(table, info, info.user_id, payload)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 log.warning("table %s: cannot DM seat %s: %s", table.id, seat, error)
-            info.delivery = Delivery.THREAD
-            await self.service.save_discord(table)
-            await self.post(table, show_hand_message(table, "dm.closed", info.user_id))
-        except discord.HTTPException:
-            log.warning("table %s: could not send the hand of %s", table.id, seat)
+            await self.hand_to_thread(table, seat, info, "dm.closed")
+        except (discord.HTTPException, Undelivered) as error:
+            log.warning("table %s: could not deliver the hand of %s: %s", table.id, seat, error)
+            await self.hand_to_thread(table, seat, info, "dm.undelivered")
+        else:
+            if turn is not None:
+                self.service.prompt_delivered(table, seat, turn)
         finally:
             payload.stop()
+
+    async def deliver_hand(self, table: Table, info: SeatInfo, user_id: int, payload: Payload) -> None:
+        """Edit the hand's DM, or send a new one (a first hand, or the old DM deleted)."""
+        ready = await self.drawn(payload)
+        if info.dm_channel_id is not None and info.hand_message_id is not None:
+            message = self.client.get_partial_messageable(info.dm_channel_id).get_partial_message(
+                info.hand_message_id)
+            try:
+                await self.outbox.attempt(lambda: message.edit(**ready.edit_kwargs()),
+                                          f"table {table.id}: editing the hand of {user_id}")
+                return
+            except discord.NotFound:
+                pass  # deleted: send a new one
+        if info.dm_channel_id is None:
+            dm = await self.outbox.attempt(lambda: self.client.create_dm(discord.Object(user_id)),
+                                           f"table {table.id}: opening a DM with {user_id}")
+            info.dm_channel_id = dm.id
+        channel = self.client.get_partial_messageable(info.dm_channel_id)
+        sent = await self.outbox.attempt(lambda: channel.send(**ready.send_kwargs()),
+                                         f"table {table.id}: sending the hand of {user_id}")
+        info.hand_message_id = sent.id
+        await self.save(table)
+
+    async def hand_to_thread(self, table: Table, seat: Seat, info: SeatInfo, key: str) -> None:
+        """From now on this seat's hand is shown in the thread; the ping saying so is queued."""
+        if table.seats[seat] is not info:
+            return  # someone else sits there now
+        info.delivery = Delivery.THREAD
+        await self.save(table)
+        self.queue_post(table, show_hand_message(table, key, info.user_id))

@@ -102,6 +102,7 @@ class KlaverjasBot(commands.Bot):
 
     async def close(self) -> None:
         await self.service.close()
+        await self.announcer.close()  # the last queued messages, while the HTTP session is still open
         self.thinker.close()
         await super().close()
         await self.store.close()

@@ -1,13 +1,16 @@
 """What the bot says: pure functions from a table (and an event) to a message's text, buttons and image.
 
-Nothing here sends or stores anything; the announcer and the handlers decide when and where. The
-functions that render an image take a while: callers run them in a worker thread.
+Nothing here sends or stores anything; the announcer and the handlers decide when and where. Images
+take a while to draw: most builders leave the drawing to ``Payload.drawn`` (from a snapshot, so it can
+run later), those marked "renders" draw at once; either way callers draw in a worker thread.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import discord
@@ -66,27 +69,36 @@ DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct 
 
 @dataclass(frozen=True, slots=True)
 class Payload:
-    """One message: its text, its buttons and at most one image."""
+    """One message: its text, its buttons and at most one image.
+
+    Builders that render leave the image to ``draw``: a function of a snapshot of the moment (frozen views,
+    copied names), so it may run later, in a worker thread, while the table plays on (``drawn``).
+    """
 
     content: str
     view: discord.ui.View | None = None
     image: bytes | None = None
     filename: str = "image.png"
     mention: int | None = None  # the one user this message may ping
+    draw: Callable[[], bytes] | None = field(default=None, compare=False)
+
+    def drawn(self) -> Payload:
+        """This message with its image drawn; slow, so call it in a worker thread."""
+        return self if self.draw is None else replace(self, image=self.draw(), draw=None)
 
     def send_kwargs(self) -> dict[str, Any]:
         """For ``send``: the text, and the buttons and the image when there are any."""
         kwargs: dict[str, Any] = {"content": self.content}
         if self.view is not None:
             kwargs["view"] = self.view
-        if self.image is not None:
+        if self.image is not None or self.draw is not None:
             kwargs["files"] = [self._file()]
         return fit(kwargs)
 
     def edit_kwargs(self) -> dict[str, Any]:
         """For ``edit``: the text and the buttons (None takes them away), and the image when there is one."""
         kwargs: dict[str, Any] = {"content": self.content, "view": self.view}
-        if self.image is not None:
+        if self.image is not None or self.draw is not None:
             kwargs["attachments"] = [self._file()]
         return fit(kwargs)
 
@@ -96,7 +108,7 @@ class Payload:
             self.view.stop()
 
     def _file(self) -> discord.File:
-        assert self.image is not None
+        assert self.image is not None and self.draw is None, "draw the image first (Payload.drawn)"
         return discord.File(io.BytesIO(self.image), filename=self.filename)
 
 
@@ -227,9 +239,10 @@ def table_view(table: Table) -> discord.ui.View | None:
 
 
 def table_message(table: Table) -> Payload:
-    """The status line over the public table image; renders."""
-    image = render_table(public_view(table.game), names_of(table), seat=None, theme=theme_of(table, public=True))
-    return Payload(status_line(table), table_view(table), image, "table.png")
+    """The status line over the public table image (drawn later: ``Payload.drawn``)."""
+    draw = partial(render_table, public_view(table.game), names_of(table), seat=None,
+                   theme=theme_of(table, public=True))
+    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw)
 
 
 # ------------------------------------------------------------------ private hands
@@ -252,7 +265,12 @@ def hand_status(table: Table, view: SeatView) -> str:
 
 
 def hand_message(table: Table, view: SeatView, server: str = "") -> Payload:
-    """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image; renders.
+    """``hand_draft`` with its image drawn; renders."""
+    return hand_draft(table, view, server).drawn()
+
+
+def hand_draft(table: Table, view: SeatView, server: str = "") -> Payload:
+    """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image (drawn later).
 
     ``server``: the server's name, for a DM (which otherwise does not say where the table is).
     """
@@ -264,8 +282,8 @@ def hand_message(table: Table, view: SeatView, server: str = "") -> Payload:
     legal = set(view.legal) if view.phase is Phase.PLAY else set()
     order = hand_order(view)
     buttons = [CardButton(table.id, table.version, card, i + 1, card in legal) for i, card in enumerate(order)]
-    image = render_hand(view, theme=theme_of(table), numbered=True)
-    return Payload(text, view_of(buttons), image, "hand.png")
+    draw = partial(render_hand, view, theme=theme_of(table), numbered=True)
+    return Payload(text, view_of(buttons), filename="hand.png", draw=draw)
 
 
 def show_hand_message(table: Table, key: str, user_id: int | None) -> Payload:
@@ -308,20 +326,22 @@ def timer_message(table: Table, seat: Seat | None, action: Action, actor: Actor)
 
 
 def trick_message(table: Table, event: TrickWon) -> Payload:
-    """Who won the trick, its roem, the Roem! button when a human of that team may claim it; renders."""
+    """Who won the trick, its roem, the Roem! button when a human of that team may claim it; the image is drawn
+    later."""
     lang = table.settings.language
     names = names_of(table)
     hand = table.game.hand
     assert hand is not None
     trick = hand.tricks[event.trick]
-    image = render_trick(public_view(table.game), names, seat=None, trick=trick, theme=theme_of(table, public=True))
+    draw = partial(render_trick, public_view(table.game), names, seat=None, trick=trick,
+                   theme=theme_of(table, public=True))
     lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=card_text(event.winning_card, lang),
                points=event.points)]
     if event.roem:
         key = "trick.roem_claim" if event.needs_claim else "trick.roem"
         lines.append(t(key, lang, parts=roem_text(event.roem_parts, lang), team=team_word(event.team, None, lang)))
     view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
-    return Payload("\n".join(lines), view, image, "trick.png")
+    return Payload("\n".join(lines), view, filename="trick.png", draw=draw)
 
 
 def human_may_claim(table: Table) -> bool:
@@ -341,16 +361,17 @@ def claim_prompt(table: Table, user_id: int | None) -> Payload:
     return Payload(t("claim.prompt", lang, mention=ping(user_id)), view_of(buttons), mention=user_id)
 
 
-def sheet_image(table: Table, viewer_team: Team | None = None) -> bytes:
-    """The score sheet, from ``viewer_team``'s side (None: neutral); renders."""
+def sheet_drawing(table: Table, viewer_team: Team | None = None) -> Callable[[], bytes]:
+    """Draws the score sheet as it is now, from ``viewer_team``'s side (None: neutral)."""
     game = table.game
-    return render_sheet(game.results, viewer_team=viewer_team, names=names_of(table),
-                        hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner,
-                        theme=theme_of(table))
+    return partial(render_sheet, tuple(game.results), viewer_team=viewer_team, names=names_of(table),
+                   hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner,
+                   theme=theme_of(table))
 
 
 def hand_result_message(table: Table, event: HandSettled) -> Payload:
-    """The hand's score, nat and pit; with the sheet unless the match is over (the match message has it)."""
+    """The hand's score, nat and pit; with the sheet (drawn later) unless the match is over (the match message
+    has it)."""
     lang = table.settings.language
     result = event.result
     names = names_of(table)
@@ -365,10 +386,11 @@ def hand_result_message(table: Table, event: HandSettled) -> Payload:
         lines.append(t("hand.pit", lang, team=team_word(result.pit, None, lang), points=result.points[result.pit]))
     if table.game.finished:
         return Payload("\n".join(lines))
-    return Payload("\n".join(lines), image=sheet_image(table), filename="sheet.png")
+    return Payload("\n".join(lines), filename="sheet.png", draw=sheet_drawing(table))
 
 
 def match_message(table: Table, event: MatchOver) -> Payload:
+    """Who won, the Rematch button and the sheet (drawn later)."""
     lang = table.settings.language
     ns, ew = event.totals
     hands = len(table.game.hands)
@@ -377,7 +399,7 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     else:
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
-    return Payload(text, view_of([RematchButton(table.id, lang)]), sheet_image(table), "sheet.png")
+    return Payload(text, view_of([RematchButton(table.id, lang)]), filename="sheet.png", draw=sheet_drawing(table))
 
 
 def bid_prompt(table: Table, user_id: int | None) -> Payload:
@@ -432,4 +454,5 @@ def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
         team = seat.team
         text = t("score.line", lang, team=team_word(team, None, lang), other=team_word(team.other, None, lang),
                  we=game.totals[team], they=game.totals[team.other])
-    return Payload(text, image=sheet_image(table, seat.team if seat is not None else None), filename="sheet.png")
+    image = sheet_drawing(table, seat.team if seat is not None else None)()
+    return Payload(text, image=image, filename="sheet.png")

@@ -4,6 +4,12 @@ lobby nobody starts expires, and a finished or stopped table leaves memory a whi
 
 One task per table, started afresh for every new state (``schedule``). Chance and AI choices are
 seeded by the table's seed and the position only, so a restarted bot plays on identically.
+
+A turn counts as missed only if its prompt reached the player. A front end that announces turns says so
+(``prompt_pending`` when it queues a turn's prompt, ``prompt_delivered`` once Discord took it); a turn
+still pending at expiry (Discord failed, or the prompt was still on its way) is played by the AI so the
+game goes on, but it is neither a miss nor a step towards away. Without such a front end every expired
+turn counts.
 """
 
 from __future__ import annotations
@@ -110,6 +116,24 @@ class TableDriver:
         if game.phase in (Phase.DEAL, Phase.TURN_UP) or self._pending_ai_claim(table) is not None:
             return True
         return game.to_act is not None and table.seats[game.to_act].ai_plays
+
+    # ------------------------------------------------------------ did the turn reach the player?
+
+    @staticmethod
+    def prompt_pending(table: Table, seat: Seat, version: int) -> None:
+        """The front end is telling ``seat`` it is their turn at ``version`` (a turn already told stays so)."""
+        if table.turn_prompts.get(seat) != (version, True):
+            table.turn_prompts[seat] = (version, False)
+
+    @staticmethod
+    def prompt_delivered(table: Table, seat: Seat, version: int) -> None:
+        """The prompt of ``seat``'s turn at ``version`` reached them (a later turn's pending mark stays)."""
+        if table.turn_prompts.get(seat, (version, False))[0] == version:
+            table.turn_prompts[seat] = (version, True)
+
+    @staticmethod
+    def _prompt_missing(table: Table, seat: Seat, version: int) -> bool:
+        return table.turn_prompts.get(seat) == (version, False)
 
     # ------------------------------------------------------------ one step per state
 
@@ -230,16 +254,21 @@ class TableDriver:
                 return
             table.task_locked = True
             try:
-                await self._play_for(table, seat, info, choice)
+                await self._play_for(table, seat, info, choice, version)
             finally:
                 table.task_locked = False
             self.schedule(table)
 
-    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Choice) -> None:
-        """The timer plays a human's turn; after too many misses in a row the AI keeps the seat."""
+    async def _play_for(self, table: Table, seat: Seat, info: SeatInfo, choice: Choice, version: int) -> None:
+        """The timer plays a human's turn; after too many misses in a row the AI keeps the seat. A turn whose
+        prompt never reached the player is played too, but not counted."""
         assert info.user_id is not None
-        info.misses += 1
-        went_away = info.misses >= MISSES_BEFORE_AWAY
+        went_away = False
+        if self._prompt_missing(table, seat, version):
+            log.info("table %s: seat %s never got the prompt of turn %s: not a missed turn", table.id, seat, version)
+        else:
+            info.misses += 1
+            went_away = info.misses >= MISSES_BEFORE_AWAY
         if went_away:
             info.away = True
         await self.registry.save(table)

@@ -134,6 +134,8 @@ class Table:
     actors: list[Actor] = field(default_factory=list)  # parallel to game.actions
     stop_votes: set[int] = field(default_factory=set)
     last_acted: dict[Seat, int] = field(default_factory=dict)  # version at each seat's last own action
+    # seat -> (version of its turn, whether the front end got that turn's prompt to the player); in memory only
+    turn_prompts: dict[Seat, tuple[int, bool]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)  # the driver (bot.tables.driver)
     task_locked: bool = False  # the driver is applying an action: do not cancel it

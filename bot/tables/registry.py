@@ -6,10 +6,16 @@ here; ``apply`` is the one way an action reaches a game, ``save`` the one way an
 Memory holds the tables in the lobby or playing, and finished or stopped ones only until the driver
 evicts them (the store keeps them). Indexes by thread, channel and seated user answer the lookups of
 every command without scanning all tables; ``save`` keeps them current.
+
+Subscribers hear of a change while the table's lock is still held, so they hear of a table's changes in
+the order they happened. They must only take note and return (the Discord announcer queues its messages
+and sends them from its own task): a subscriber that waited here on a slow front end would freeze the
+table's clicks, timers, stop and leave. Everything slow happens after the lock is released.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +30,8 @@ from engine.game import Game
 from engine.settings import Rules
 
 log = logging.getLogger(__name__)
+
+SLOW_SUBSCRIBER = 0.1  # seconds: a subscriber taking longer is doing work it should queue
 
 
 class Store(Protocol):
@@ -67,16 +75,25 @@ class TableRegistry:
         self._keys: dict[int, _Keys] = {}
         self._subscribers: list[Subscriber] = []
         self._next_id = 1
+        # The store has one connection and writes BEGIN/COMMIT itself: its transactions must not interleave
+        # (saves come from the announcer outside the table locks, and from several tables at once).
+        self._writing = asyncio.Lock()
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
     async def emit(self, event: ServiceEvent) -> None:
+        """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring)."""
+        loop = asyncio.get_running_loop()
         for subscriber in list(self._subscribers):
+            started = loop.time()
             try:
                 await subscriber(event)
             except Exception:  # a front end's failure must not undo or stop the game
                 log.exception("subscriber failed on %s", type(event).__name__)
+            if loop.time() - started > SLOW_SUBSCRIBER:
+                log.warning("a subscriber held table %s for %.2f s on %s", event.table.id, loop.time() - started,
+                            type(event).__name__)
 
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -87,7 +104,8 @@ class TableRegistry:
     async def register(self, table: Table) -> None:
         """Give a new table its id (the store's, when there is one) and keep it."""
         if self.store is not None:
-            table.id = await self.store.create_table(table)
+            async with self._writing:
+                table.id = await self.store.create_table(table)
         else:
             table.id = self._next_id
         self.add(table)
@@ -107,12 +125,14 @@ class TableRegistry:
         """A lobby that never got its message: gone from memory and from the store."""
         self.evict(table)
         if self.store is not None:
-            await self.store.delete_lobby(table.id)
+            async with self._writing:
+                await self.store.delete_lobby(table.id)
 
     async def save(self, table: Table) -> None:
         self.reindex(table)
         if self.store is not None:
-            await self.store.save_table(table)
+            async with self._writing:
+                await self.store.save_table(table)
 
     # ------------------------------------------------------------ indexes
 
@@ -163,13 +183,14 @@ class TableRegistry:
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
                     user_id: int | None) -> GameProgress:
-        """Apply to the engine, store, then announce. The caller holds the table's lock."""
+        """Apply to the engine, store, then tell the subscribers. The caller holds the table's lock."""
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
         seq = len(game.actions) - 1
         if self.store is not None:
             try:
-                await self.store.append_action(table, seq, action, seat, actor, user_id)
+                async with self._writing:
+                    await self.store.append_action(table, seq, action, seat, actor, user_id)
             except BaseException:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])

@@ -237,6 +237,15 @@ class TableService:
         """The front end changed a Discord fact (thread, message id): persist it."""
         await self.registry.save(table)
 
+    def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
+        """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt
+        delivered, that turn does not count as missed (``bot.tables.driver``)."""
+        self.driver.prompt_pending(table, seat, version)
+
+    def prompt_delivered(self, table: Table, seat: Seat, version: int) -> None:
+        """The prompt of ``seat``'s turn at ``version`` reached the player."""
+        self.driver.prompt_delivered(table, seat, version)
+
     # ------------------------------------------------------------ playing
 
     def _check_playing(self, table: Table, user_id: int) -> Seat:

@@ -262,6 +262,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.invalid_button": ("This button is no longer valid: use the buttons on the table's latest messages.",
                              "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de "
                              "tafel."),
+    # issue 10: delivery
+    "dm.undelivered": ("{mention}, your cards could not be delivered by direct message: press Show my hand to see "
+                       "them here, privately. /klaverjas hand delivery:dm tries direct messages again.",
+                       "{mention}, je kaarten konden niet als privébericht worden bezorgd: druk op Toon mijn hand "
+                       "om ze hier privé te zien. Met /klaverjas hand delivery:dm probeer je privéberichten "
+                       "opnieuw."),
 }
 
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)

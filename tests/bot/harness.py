@@ -21,6 +21,7 @@ import discord
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord_app.client import KlaverjasBot
+from bot.discord_app.outbox import DeliveryConfig
 from bot.store.sqlite import SqliteStore
 from bot.tables.service import ServiceConfig
 
@@ -127,6 +128,7 @@ class FakeDiscord:
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     threads: list[int] = field(default_factory=list)
     threads_allowed: bool = True
+    held: set[asyncio.Task[Any]] = field(default_factory=set)  # tasks whose request a test holds (a slow Discord)
     # One-shot failures: the next request a predicate accepts is refused the way Discord refuses it.
     failures: list[tuple[Callable[[Request], bool], discord.HTTPException]] = field(default_factory=list)
 
@@ -311,17 +313,20 @@ class Harness:
     """One bot "process": a client on a database file, talking to a shared FakeDiscord."""
 
     def __init__(self, db: Path, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
-                 ai_workers: int = 0) -> None:
+                 ai_workers: int = 0, delivery: DeliveryConfig | None = None) -> None:
         self.db = db
         self.ai_workers = ai_workers
         self.fake = fake or FakeDiscord()
         self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
+        # Retries without real waiting: a test never sleeps beyond milliseconds.
+        self.delivery = delivery or DeliveryConfig(request_timeout=5.0, backoff=(0.001,), max_retry_after=0.05)
         self.bot: KlaverjasBot | None = None
         self._patches: list[Any] = []
 
     async def __aenter__(self) -> Harness:
         store = await SqliteStore(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers)
+        bot.announcer.outbox.config = self.delivery
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         state = bot._connection
@@ -345,6 +350,7 @@ class Harness:
     async def __aexit__(self, *exc: object) -> None:
         assert self.bot is not None
         await self.bot.service.close()
+        await self.bot.announcer.close()
         self.bot.thinker.close()
         for patch in reversed(self._patches):
             patch.stop()
@@ -430,20 +436,26 @@ class Harness:
         assert self.bot is not None
         before = before or set()
         current = asyncio.current_task()
-        for _ in range(2000):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        while loop.time() < deadline:
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() - before
-                       if t is not current and not t.done() and not t.get_name().startswith("table-")]
+            pending = self._busy(before, current)
             if pending:
-                await asyncio.wait(pending, timeout=30)
+                await asyncio.wait(pending, timeout=0.05)  # short: a task may start waiting on a held request
                 continue
             await self.bot.service.idle()
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() - before
-                       if t is not current and not t.done() and not t.get_name().startswith("table-")]
+            pending = self._busy(before, current)
             if not pending and not any(t.lock.locked() for t in self.bot.service.tables.values()):
                 return
         raise TimeoutError("the bot did not settle")
+
+    def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
+        """Tasks still working: not the tables' drivers (they wait for turns), not requests a test holds."""
+        return [t for t in asyncio.all_tasks() - before
+                if t is not current and not t.done() and not t.get_name().startswith("table-")
+                and t not in self.fake.held]
 
     def responses_to(self, token: str) -> list[Request]:
         return [r for r in self.fake.requests if r.via == "webhook" and token in r.url]
