@@ -33,8 +33,8 @@ def bench_render(seconds: float | None, labels: Labels) -> dict[str, object]:
     winner = Team.NS if done.totals[0] > done.totals[1] else Team.EW
     kinds: dict[str, Callable[[], bytes]] = {
         "hand": lambda: render_hand(view, theme=theme),
-        "trick": lambda: render_trick(later, NAMES, trick=later.tricks[-1], theme=theme),
-        "table": lambda: render_table(later, NAMES, theme=theme),
+        "trick": lambda: render_trick(later, NAMES, seat=later.seat, trick=later.tricks[-1], theme=theme),
+        "table": lambda: render_table(later, NAMES, seat=later.seat, theme=theme),
         "sheet": lambda: render_sheet(done.results, viewer_team=Team.NS, names=NAMES,
                                       hands_total=done.rules.length.hands, finished=True, winner=winner, theme=theme),
     }
