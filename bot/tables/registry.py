@@ -7,7 +7,7 @@ here; ``apply`` is the one way an action reaches a game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
@@ -76,8 +76,12 @@ class TableRegistry:
             await self.store.save_table(table)
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
-                    user_id: int | None) -> GameProgress:
-        """Apply to the engine, store, then announce. The caller holds the table's lock."""
+                    user_id: int | None, on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """Apply to the engine, store, then announce. The caller holds the table's lock.
+
+        ``on_stored`` is called once the action is committed, before it is announced (a front end answers
+        the click there, so an answered click is never lost to a crash).
+        """
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
         seq = len(game.actions) - 1
@@ -88,6 +92,8 @@ class TableRegistry:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])
                 raise
+        if on_stored is not None:
+            on_stored()
         table.actors.append(actor)
         if game.finished:
             table.status = TableStatus.FINISHED

@@ -194,8 +194,10 @@ class TableService:
             raise ServiceError(ServiceErrorCode.NOT_SEATED)
         return seat
 
-    async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None) -> GameProgress:
-        """A human's call or card. ``version`` (from a button) must be the table's current one."""
+    async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None,
+                  on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """A human's call or card. ``version`` (from a button) must be the table's current one; ``on_stored``
+        is called once the action is committed, before it is announced."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
@@ -214,14 +216,16 @@ class TableService:
             if info.away:
                 raise ServiceError(ServiceErrorCode.AWAY)
             acted_at = table.version
-            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id)
+            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id, on_stored)
             table.last_acted[seat] = acted_at
             info.misses = 0
             self.driver.schedule(table)
             return progress
 
-    async def claim(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
-        """Declared roem: claim the roem of the trick just won, for the team that won it, once."""
+    async def claim(self, table_id: int, user_id: int, version: int | None = None,
+                    on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """Declared roem: claim the roem of the trick just won, for the team that won it, once (``on_stored``:
+        as for ``act``)."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
@@ -234,7 +238,7 @@ class TableService:
                     raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(trick.winner)})
                 if any(t == trick.index and s.team is seat.team for t, s in hand.claims):
                     raise ServiceError(ServiceErrorCode.ALREADY_CLAIMED)
-            progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id)
+            progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id, on_stored)
             self.driver.schedule(table)
             return progress
 
