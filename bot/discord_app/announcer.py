@@ -125,7 +125,7 @@ class Announcer:
             await self.say(event.table, t("stopped", event.table.settings.language))
             await self.update_lobby(event.table)
         elif isinstance(event, TableRestored):
-            await self.on_restored(event.table)
+            await self.on_restored(event)
 
     async def post_lobby(self, table: Table) -> None:
         """A lobby message for a table made without a slash command (a rematch)."""
@@ -164,11 +164,19 @@ class Announcer:
         table.table_message_id = await self.post(table, Payload(status_line(table)))
         await self.service.save_discord(table)
 
-    async def on_restored(self, table: Table) -> None:
-        if table.status is not TableStatus.PLAYING:
+    async def on_restored(self, event: TableRestored) -> None:
+        table = event.table
+        if table.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
             return
+        if table.table_message_id is None:
+            await self.on_started(table)  # the bot died while announcing the start: again, from the thread on
         await self.say(table, t("restored", table.settings.language))
-        await self.prompt(table)
+        if event.last is None:
+            await self.prompt(table)
+            return
+        # The last action may have been announced in part: again, in full (at least once beats never), which
+        # also brings the hands, the table message and the bidding prompt up to date.
+        await self.on_progress(event.last)
 
     async def on_seat_changed(self, event: SeatChanged) -> None:
         table = event.table

@@ -75,9 +75,14 @@ class TableStopped:
 
 @dataclass(frozen=True, slots=True)
 class TableRestored:
-    """The bot restarted and rebuilt this table from the store."""
+    """The bot restarted and rebuilt this table from the store.
+
+    ``last``: its last stored action, to announce again. Actions are announced one at a time per table,
+    so only the last one can have been cut short by the restart.
+    """
 
     table: Table
+    last: GameProgress | None = None
 
 
 ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped

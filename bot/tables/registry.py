@@ -97,9 +97,12 @@ class TableRegistry:
         table.actors.append(actor)
         if game.finished:
             table.status = TableStatus.FINISHED
-            await self.save(table)
         progress = GameProgress(table, table.version, seat, action, actor, tuple(events))
         await self.emit(progress)
+        if game.finished:
+            # Stored as finished only once its end is announced: a crash before that leaves the table to be
+            # restored, and its end announced again.
+            await self.save(table)
         return progress
 
 

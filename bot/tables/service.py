@@ -70,16 +70,28 @@ class TableService:
         store = self.registry.store
         if store is None:
             return []
-        restored: list[Table] = []
+        restored: list[tuple[Table, GameProgress | None]] = []
         for table, actions in await store.load_running():
-            table.game = replay(table.rules, [action for action, _ in actions])
+            table.game = replay(table.rules, [action for action, _ in actions[:-1]])
             table.actors = [actor for _, actor in actions]
+            last = None
+            if actions:
+                # The last action replayed on its own, for what it said (announced again on restore).
+                action, actor = actions[-1]
+                seat = action.seat if isinstance(action, Claim) else \
+                    table.game.to_act if isinstance(action, Card | Call) else None
+                events = table.game.apply(action)
+                last = GameProgress(table, table.version, seat, action, actor, tuple(events))
+            if table.game.finished:
+                table.status = TableStatus.FINISHED  # its end was stored, not all of it announced
             self.registry.add(table)
-            restored.append(table)
-        for table in restored:
-            await self.registry.emit(TableRestored(table))
+            restored.append((table, last))
+        for table, last in restored:
+            await self.registry.emit(TableRestored(table, last))
+            if table.status is TableStatus.FINISHED:
+                await self.registry.save(table)
             self.driver.schedule(table)
-        return restored
+        return [table for table, _ in restored]
 
     # ------------------------------------------------------------ lobby
 
