@@ -79,10 +79,19 @@ async def edit_lobby(interaction: discord.Interaction[Any], table: Table, answer
     await interaction.followup.send(answer, ephemeral=True)
 
 
+async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], table: Table) -> None:
+    """A click on a lobby whose message id the table lacks (the bot died between posting it and storing its id):
+    the clicked message is the lobby, so the start can open its thread and say the game is on."""
+    if table.lobby_message_id is None and interaction.message is not None:
+        table.lobby_message_id = interaction.message.id
+        await app.service.save_discord(table)
+
+
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
     service = app.service
     user = interaction.user
     table = service.get(table_id)
+    await adopt_lobby(app, interaction, table)
     lang = user_lang(interaction)
     if op is LobbyOp.START:
         # Starting opens a thread and renders: answer first (within Discord's 3 seconds).
@@ -104,6 +113,7 @@ async def seat_choice(app: KlaverjasApp, interaction: discord.Interaction[Any], 
                       seat: Seat | None) -> None:
     """The lobby's seat menu: sit in the chosen seat (or, in a running game, take over that AI seat)."""
     table = app.service.get(table_id)
+    await adopt_lobby(app, interaction, table)
     if seat is None:
         raise ServiceError(ServiceErrorCode.BAD_SEAT, {"text": "?"})
     if table.status is not TableStatus.LOBBY:
