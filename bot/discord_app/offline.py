@@ -555,7 +555,7 @@ class OfflineBot:
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         connect_offline(bot)
-        self._patches = install(bot, self.fake.answer)
+        self._patches = install(bot, lambda request: self.fake.answer(request))  # looked up per request: replaceable
         await bot.setup_hook()  # login() would call it: registers DynamicItems, cogs, restores tables
         await self.settle()
         return self
