@@ -60,6 +60,7 @@ class Announcer:
         self.client = client
         self.service = service
         self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
+        self.posting_lobbies: set[int] = set()  # tables whose lobby message is on its way
 
     # ------------------------------------------------------------ sending
 
@@ -128,15 +129,19 @@ class Announcer:
             await self.on_restored(event)
 
     async def post_lobby(self, table: Table) -> None:
-        """A lobby message for a table made without a slash command (a rematch)."""
-        if table.channel_id is None:
+        """A lobby message for a table made without a slash command (a rematch); once, however often asked."""
+        if table.channel_id is None or table.lobby_message_id is not None or table.id in self.posting_lobbies:
             return
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = await self.send(table, channel, lobby_message(table))
-        if message_id is None:
-            return
-        table.lobby_message_id = message_id
-        await self.service.save_discord(table)
+        self.posting_lobbies.add(table.id)
+        try:
+            channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            message_id = await self.send(table, channel, lobby_message(table))
+            if message_id is None:
+                return
+            table.lobby_message_id = message_id
+            await self.service.save_discord(table)
+        finally:
+            self.posting_lobbies.discard(table.id)
 
     async def update_lobby(self, table: Table) -> None:
         if table.lobby_message_id is None or table.channel_id is None:

@@ -180,9 +180,25 @@ async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any]
     """Rematch: a new lobby with the same seats and settings, in the same channel; the clicker hosts."""
     lang = user_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    table = await app.service.rematch(item.table, interaction.user.id, interaction.user.display_name)
+    try:
+        table = await app.service.rematch(item.table, interaction.user.id, interaction.user.display_name)
+    except ServiceError as error:
+        unposted = unposted_rematch(app, error)
+        if unposted is None:
+            raise
+        table = unposted
     await app.announcer.post_lobby(table)
     await reply(interaction, t("rematch.opened", lang, table=table.id, place=f"<#{table.channel_id}>"))
+
+
+def unposted_rematch(app: KlaverjasApp, error: ServiceError) -> Table | None:
+    """The rematch a refusal names when its lobby was never posted (the bot died in between), else None."""
+    if error.code is not ServiceErrorCode.REMATCH_EXISTS:
+        return None
+    table = app.service.tables.get(error.params["table"])
+    if table is None or table.status is not TableStatus.LOBBY or table.lobby_message_id is not None:
+        return None
+    return table
 
 
 # ------------------------------------------------------------------ game actions and private hands

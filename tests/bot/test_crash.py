@@ -628,3 +628,24 @@ async def test_a_restart_finishes_an_announcement_cut_short(tmp_path: Path) -> N
         assert table2.version == stored and table2.game.to_act is seat
         cards = enabled_cards(hand_message(h2, table_id, ANNA))
         assert cards and all(button_version(c) == stored for c in cards)
+
+
+async def test_a_rematch_whose_lobby_was_never_posted_gets_it_at_the_next_click(tmp_path: Path) -> None:
+    from harness import Harness
+    from test_discord import ANNA, lobby, open_table, play_to_end
+
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        assert h.bot is not None
+        table_id = await open_table(h, ANNA)
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        await play_to_end(h, table_id, [ANNA])
+        [end] = [m for m in h.fake.messages.values() if f"kj:rm:{table_id}" in m.custom_ids()]
+        # The bot made the rematch and died before posting its lobby.
+        rematch = await h.bot.service.rematch(table_id, ANNA.id, ANNA.name)
+        token = await h.click(ANNA, end, f"kj:rm:{table_id}")
+        assert any(f"table #{rematch.id}" in r for r in h.private_replies(token))
+        assert rematch.lobby_message_id is not None
+        assert f"kj:l:{rematch.id}:start" in h.fake.messages[rematch.lobby_message_id].custom_ids()
+        token = await h.click(ANNA, end, f"kj:rm:{table_id}")
+        assert any("already open" in r for r in h.private_replies(token))
+        assert len([m for m in h.fake.messages.values() if f"kj:l:{rematch.id}:start" in m.custom_ids()]) == 1
