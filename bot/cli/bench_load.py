@@ -184,6 +184,7 @@ class LoadRun:
             self.tables = [self.new_table() for _ in range(options.tables)]
             db_before = await db_bytes(bot.store)
             rss_before = self.peak_rss = rss_bytes()
+            cpu_before = self.cpu_seconds()
             probe = asyncio.get_running_loop().create_task(self.probe())
             started = time.perf_counter()
             spread = options.ramp_s / max(1, options.tables - 1)
@@ -194,6 +195,7 @@ class LoadRun:
             except TimeoutError:
                 timed_out = True
             elapsed = time.perf_counter() - started
+            cpu = tuple(after - before for after, before in zip(self.cpu_seconds(), cpu_before, strict=True))
             self._running = False
             await probe
             if not timed_out:
@@ -201,7 +203,7 @@ class LoadRun:
             finished = [t for t in self.tables if t.finished.is_set() and t.table_id is not None]
             records = [await bot.store.record(t.table_id) for t in finished if t.table_id is not None]
             db_growth = await db_bytes(bot.store) - db_before
-        return self.figures(elapsed, rss_before, db_growth, records, finished, timed_out)
+        return self.figures(elapsed, rss_before, db_growth, records, finished, timed_out, cpu)
 
     def new_table(self) -> LoadTable:
         index = len(self.by_channel)
@@ -219,8 +221,15 @@ class LoadRun:
         self.interaction_count = 0
         self.decision_ms.clear()
 
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds used so far by this process (the bot, every thread) and by the AI worker processes."""
+        assert self.offline.bot is not None
+        pool = self.offline.bot.thinker._pool
+        workers = list(getattr(pool, "_processes", None) or {})  # private, but only a benchmark reads it
+        return time.process_time(), sum(process_cpu_seconds(pid) for pid in workers)
+
     def figures(self, elapsed: float, rss_before: int, db_growth: int, records: list[dict[str, Any]],
-                finished: list[LoadTable], timed_out: bool) -> dict[str, Any]:
+                finished: list[LoadTable], timed_out: bool, cpu: tuple[float, ...]) -> dict[str, Any]:
         options = self.options
         latencies = sorted(ms * 1000 for ms in self.fake.latencies())
         tricks = sum(len(hand["plays"]) // 4 for record in records for hand in record["hands"])
@@ -249,6 +258,9 @@ class LoadRun:
             "ai_decisions": len(self.decision_ms),
             "ai_decision_p50_ms": round(statistics.median(self.decision_ms), 1) if self.decision_ms else None,
             "loop_lag_max_ms": round(max(self.lags_while_thinking, default=0.0) * 1000, 1),
+            # Where the time goes: the bot process (all its threads) and the AI workers, per trick played.
+            "bot_cpu_ms_per_trick": round(cpu[0] * 1000 / tricks, 1) if tricks else None,
+            "ai_cpu_ms_per_trick": round(cpu[1] * 1000 / tricks, 1) if tricks else None,
         }
 
     def requests_of(self, table: LoadTable) -> int:
@@ -275,6 +287,16 @@ def rss_bytes() -> int:
         import resource
 
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of another process (Linux); 0 where /proc cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def db_bytes(store: SqliteStore) -> int:
