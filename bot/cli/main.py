@@ -31,6 +31,11 @@ exit status:
   2  the input could not be read (missing, a folder, binary or not UTF-8); nothing is printed then
 The format: {DOCS}/record-format.md"""
 
+BENCH_EPILOG = """\
+load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
+loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match and
+requests_per_trick, then the conditions; see bot/cli/bench_load.py."""
+
 RENDER_EPILOG = """\
 exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
 
@@ -77,11 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", nargs="?", default="-", metavar="FILE",
                        help="records file (default: -, standard input)")
 
-    bench = command("bench", "print benchmark figures as JSON")
-    bench.add_argument("what", choices=["engine", "ai", "render"],
-                       help="engine: hands per second; ai: decision times; render: image times and sizes")
+    bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
+    bench.add_argument("what", choices=["engine", "ai", "render", "load"],
+                       help="engine: hands per second; ai: decision times; render: image times and sizes; "
+                            "load: many tables at once in one bot process, against a fake Discord")
     bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
+    load = bench.add_argument_group("load only")
+    load.add_argument("--tables", type=words.whole_number(1), default=20, metavar="N",
+                      help="tables playing at once (default: %(default)s)")
+    load.add_argument("--humans-per-table", type=words.whole_number(1), default=1, metavar="K",
+                      help="scripted humans per table, 1 to 4; AI players take the other seats (default: %(default)s)")
+    load.add_argument("--discord-delay-ms", type=float, default=20.0, metavar="MS",
+                      help="how long the fake Discord takes to answer each request (default: %(default)s)")
+    load.add_argument("--hands", type=words.whole_number(1), default=1, metavar="N",
+                      help="hands per match (default: %(default)s)")
+    load.add_argument("--ai-level", type=words.word_type(words.LEVEL), default="hard", metavar="LEVEL",
+                      help="the AI players' level (default: %(default)s)")
+    load.add_argument("--ai-workers", type=words.whole_number(0), default=1, metavar="N",
+                      help="AI worker processes, 0 for threads (default: %(default)s, as the bot's own default)")
+    load.add_argument("--think-ms", type=float, default=0.0, metavar="MS",
+                      help="a scripted human's pause before each click (default: %(default)s)")
+    load.add_argument("--ramp-seconds", type=float, default=2.0, metavar="S",
+                      help="table starts are spread over this long (default: %(default)s)")
+    load.add_argument("--db", default=None, metavar="FILE",
+                      help="keep the tables' SQLite database in FILE, which must not exist yet (default: a "
+                           "temporary file, removed afterwards)")
 
     render = command("render", "write one example of every image to a folder", RENDER_EPILOG)
     render.add_argument("--out", required=True, metavar="DIR", help="output folder, created if missing (required)")
@@ -155,6 +181,8 @@ def dispatch(args: argparse.Namespace) -> int:
 
         return run_score(args.file)
     if command == "bench":
+        if args.what == "load":
+            return run_bench_load(args)
         return run_bench(args.what, args.seconds)
     if command == "render":
         return run_render(args.out)
@@ -237,6 +265,26 @@ def run_bench(what: str, seconds: float | None) -> int:
 
         result = bench_render(seconds, image_labels("en"))
     print(json.dumps(result))
+    return 0
+
+
+def run_bench_load(args: argparse.Namespace) -> int:
+    import json
+
+    from bot.cli.bench_load import LoadOptions, bench_load
+    from engine.ai.players import Level
+
+    if args.humans_per_table > 4:
+        print("klaverjas bench: --humans-per-table: a table has 4 seats", file=sys.stderr)
+        return 2
+    if args.db is not None and Path(args.db).exists():
+        print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
+        return 2
+    options = LoadOptions(tables=args.tables, humans_per_table=args.humans_per_table,
+                          discord_delay_ms=args.discord_delay_ms, hands=args.hands, ai_level=Level(args.ai_level),
+                          ai_workers=args.ai_workers, think_ms=args.think_ms, ramp_s=args.ramp_seconds,
+                          db=Path(args.db) if args.db is not None else None)
+    print(json.dumps(bench_load(options)))
     return 0
 
 

@@ -111,11 +111,23 @@ class Announcer:
         elif isinstance(event, LobbyExpired):
             self.queue(table, partial(self.sync_lobby, table, expired_lobby_message), "lobby")
             self.retire(table)
-        elif isinstance(event, TableRestored) and table.status is TableStatus.PLAYING:
-            self.queue_post(table, Payload(t("restored", table.settings.language)))
-            if table.game.to_act is not None:
-                self.queue_hand(table, table.game.to_act)  # the crash may have come before its last edit
-            self.queue_prompt(table)
+        elif isinstance(event, TableRestored) and table.status in (TableStatus.PLAYING, TableStatus.FINISHED):
+            self.on_restored(event)
+
+    def on_restored(self, event: TableRestored) -> None:
+        """After a restart: what was queued and not sent is gone. The actions not marked announced (the last
+        one at least) follow as GameProgress events and are announced again in full (at least once beats
+        never), which also brings the hands, the table message and the prompt up to date."""
+        table = event.table
+        if table.table_message_id is None:
+            # The bot died while announcing the start: again, from the thread on (what exists is kept).
+            self.queue(table, partial(self.open_thread, table, Payload(status_line(table))))
+        self.queue_post(table, Payload(t("restored", table.settings.language)))
+        if event.replaying:
+            return  # their GameProgress events follow
+        if table.game.to_act is not None:
+            self.queue_hand(table, table.game.to_act)  # the crash may have come before its last edit
+        self.queue_prompt(table)
 
     def on_progress(self, event: GameProgress) -> None:
         table = event.table
@@ -161,7 +173,12 @@ class Announcer:
             if seat in hands:
                 self.queue_hand(table, seat)
         self.queue_prompt(table)
+        # Once everything queued so far went out (the job takes the newest place), the store hears how far the
+        # announcements got: a restart announces the actions after that again.
+        self.queue(table, partial(self.service.mark_announced, table, event.version), "announced")
         if table.game.finished:
+            # Stored as finished once its end went out: a crash before that announces the end again.
+            self.queue(table, partial(self.service.store_end, table))
             self.retire(table)
 
     def on_seat_changed(self, event: SeatChanged) -> None:

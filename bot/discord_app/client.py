@@ -45,7 +45,7 @@ class KlaverjasBot(commands.Bot):
         self._warm_task: asyncio.Task[None] | None = None
         self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
         self.announcer = Announcer(self, self.service)
-        self.service.subscribe(self.announcer.on_event)
+        self.service.subscribe(self.announcer.on_event, stores_end=True)
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).

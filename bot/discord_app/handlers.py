@@ -42,6 +42,8 @@ from engine.cards import Card, Seat
 
 log = logging.getLogger(__name__)
 
+ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
+
 
 async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem) -> None:
     """Every button and menu of the bot: do what it says, or answer privately why not."""
@@ -53,11 +55,11 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
         elif isinstance(item, CardButton):
             await action_click(app, interaction, item.table, item.version, item.card)
         elif isinstance(item, RoemButton):
-            await interaction.response.defer()
-            await app.service.claim(item.table, interaction.user.id, item.version)
+            async with StoredAnswer(interaction) as answer:
+                await app.service.claim(item.table, interaction.user.id, item.version, on_stored=answer.send)
         elif isinstance(item, DeclineButton):
-            await interaction.response.defer()
-            await app.service.decline(item.table, interaction.user.id, item.version)
+            async with StoredAnswer(interaction) as answer:
+                await app.service.decline(item.table, interaction.user.id, item.version, on_stored=answer.send)
         elif isinstance(item, BackButton):
             await interaction.response.defer()
             await app.service.back(item.table, interaction.user.id)
@@ -99,10 +101,19 @@ async def edit_lobby(interaction: discord.Interaction[Any], table: Table, answer
     await reply(interaction, answer)
 
 
+async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], table: Table) -> None:
+    """A click on a lobby whose message id the table lacks (the bot died between posting it and storing its id):
+    the clicked message is the lobby, so the start can open its thread and say the game is on."""
+    if table.lobby_message_id is None and interaction.message is not None:
+        table.lobby_message_id = interaction.message.id
+        await app.service.save_discord(table)
+
+
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
     service = app.service
     user = interaction.user
     table = service.get(table_id)
+    await adopt_lobby(app, interaction, table)
     lang = user_lang(interaction)
     if op is LobbyOp.START:
         # Starting opens a thread and renders: answer first (within Discord's 3 seconds).
@@ -124,6 +135,7 @@ async def seat_choice(app: KlaverjasApp, interaction: discord.Interaction[Any], 
                       seat: Seat | None) -> None:
     """The lobby's seat menu: sit in the chosen seat (or, in a running game, take over that AI seat)."""
     table = app.service.get(table_id)
+    await adopt_lobby(app, interaction, table)
     if seat is None:
         raise ServiceError(ServiceErrorCode.BAD_SEAT, {"text": "?"})
     if table.status is not TableStatus.LOBBY:
@@ -204,11 +216,42 @@ async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any]
 # ------------------------------------------------------------------ game actions and private hands
 
 
+class StoredAnswer:
+    """The silent answer to a game click, sent once its action is stored: a click Discord shows as answered
+    is never lost to a crash. A table busy for longer than Discord's 3 seconds allow gets it earlier."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    async def __aenter__(self) -> StoredAnswer:
+        self._timer = asyncio.get_running_loop().call_later(ANSWER_DEADLINE, self.send)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None:
+            await self._task  # a refusal or a followup comes after it
+
+    def send(self) -> None:
+        """Answer now, unless that was done (the service calls this once the action is committed)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._defer())
+
+    async def _defer(self) -> None:
+        try:
+            await self.interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("could not answer a click in time")
+
+
 async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, version: int,
                        action: Card | Call) -> None:
-    # Acknowledge at once; the game's answer arrives as message edits and posts.
-    await interaction.response.defer()
-    await app.service.act(table_id, interaction.user.id, action, version)
+    # The game's answer arrives as message edits and posts; the click itself is answered once stored.
+    async with StoredAnswer(interaction) as answer:
+        await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.send)
     await refresh_ephemeral_hand(app, interaction, table_id)
 
 

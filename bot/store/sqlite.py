@@ -7,8 +7,11 @@ service announces it, so a restart replays exactly what players saw acknowledged
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
+from collections.abc import AsyncIterator
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -51,6 +54,9 @@ class SqliteStore:
     def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
         self.path = Path(path)
         self._db: aiosqlite.Connection | None = None
+        # One connection for every table: a write must not land inside another coroutine's open transaction
+        # (it would be committed or rolled back with it, and "stored" could be said of an uncommitted action).
+        self._writing = asyncio.Lock()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -105,27 +111,37 @@ class SqliteStore:
             raise StoreError(f"migrating {self.path} failed, nothing was changed: {error}") from error
         return len(scripts)
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        async with self._writing:
+            await self.db.execute("BEGIN")
+            try:
+                yield
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
+        async with self._writing:
+            await self.db.execute(sql, parameters)
+
     # ------------------------------------------------------------ tables
 
     async def create_table(self, table: Table) -> int:
-        await self.db.execute("BEGIN")
-        try:
+        async with self._transaction():
             cursor = await self.db.execute(
-                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0)",
                 (table.guild_id, table.channel_id, table.host_id, table.status.value,
                  json.dumps(table.settings.to_dict()), table.seed))
             table_id = cursor.lastrowid
             assert table_id is not None
             await self._write_seats(table_id, table)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
         return table_id
 
     async def save_table(self, table: Table) -> None:
-        await self.db.execute("BEGIN")
-        try:
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
                 "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
@@ -134,10 +150,6 @@ class SqliteStore:
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                  table.status.value, json.dumps(table.settings.to_dict()), table.id))
             await self._write_seats(table.id, table)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def _write_seats(self, table_id: int, table: Table) -> None:
         await self.db.executemany(
@@ -153,7 +165,7 @@ class SqliteStore:
                             user_id: int | None) -> None:
         kind, data = encode_action(action)
         # The primary key (table_id, seq) refuses a second write of the same position: never twice.
-        await self.db.execute(
+        await self._write(
             "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
 
@@ -192,14 +204,20 @@ class SqliteStore:
 
     async def delete_lobby(self, table_id: int) -> None:
         """Remove a lobby that never got its message (its seats go with it); a started table is never removed."""
-        await self.db.execute("BEGIN")
-        try:
+        async with self._transaction():
             await self.db.execute("UPDATE tables SET rematch_id = NULL WHERE rematch_id = ?", (table_id,))
             await self.db.execute("DELETE FROM tables WHERE id = ? AND status = 'lobby'", (table_id,))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+
+    async def set_announced(self, table_id: int, count: int) -> None:
+        """The front end finished announcing the table's first ``count`` actions."""
+        await self._write("UPDATE tables SET announced = ? WHERE id = ? AND (announced IS NULL OR announced < ?)",
+                          (count, table_id, count))
+
+    async def announced(self, table_id: int) -> int | None:
+        """How many of the table's actions were announced in full; None when not known."""
+        async with self.db.execute("SELECT announced FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row["announced"]) if row is not None and row["announced"] is not None else None
 
     async def table_in_thread(self, thread_id: int) -> int | None:
         """The table whose thread this is, whatever its status."""
@@ -226,8 +244,8 @@ class SqliteStore:
         return TableSettings.from_dict(json.loads(row["settings"])) if row is not None else None
 
     async def set_guild_defaults(self, guild_id: int, settings: TableSettings) -> None:
-        await self.db.execute("INSERT OR REPLACE INTO guild_settings (guild_id, settings) VALUES (?, ?)",
-                              (guild_id, json.dumps(settings.to_dict())))
+        await self._write("INSERT OR REPLACE INTO guild_settings (guild_id, settings) VALUES (?, ?)",
+                          (guild_id, json.dumps(settings.to_dict())))
 
     async def user_delivery(self, user_id: int) -> Delivery | None:
         """Where this user wants their private hand; None when they never said."""
@@ -236,8 +254,8 @@ class SqliteStore:
         return Delivery(row["delivery"]) if row is not None else None
 
     async def set_user_delivery(self, user_id: int, delivery: Delivery) -> None:
-        await self.db.execute("INSERT OR REPLACE INTO user_prefs (user_id, delivery) VALUES (?, ?)",
-                              (user_id, delivery.value))
+        await self._write("INSERT OR REPLACE INTO user_prefs (user_id, delivery) VALUES (?, ?)",
+                          (user_id, delivery.value))
 
     async def get_meta(self, key: str) -> str | None:
         async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
@@ -245,7 +263,7 @@ class SqliteStore:
         return str(row["value"]) if row is not None else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        await self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     async def record(self, table_id: int) -> dict[str, Any]:
         """The stored game of a table as a ``klaverjas-record/1`` object."""

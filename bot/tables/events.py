@@ -82,9 +82,14 @@ class LobbyExpired:
 
 @dataclass(frozen=True, slots=True)
 class TableRestored:
-    """The bot restarted and rebuilt this table from the store."""
+    """The bot restarted and rebuilt this table from the store.
+
+    ``replaying``: how many of its stored actions the front end had not finished announcing (the last one at
+    least); a ``GameProgress`` for each follows, in order, to announce them again (at least once beats never).
+    """
 
     table: Table
+    replaying: int = 0
 
 
 ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,6 +52,10 @@ class Store(Protocol):
 
     async def table_in_thread(self, thread_id: int) -> int | None: ...
 
+    async def set_announced(self, table_id: int, count: int) -> None: ...
+
+    async def announced(self, table_id: int) -> int | None: ...
+
 
 LIVE = (TableStatus.LOBBY, TableStatus.PLAYING)
 
@@ -74,10 +78,11 @@ class TableRegistry:
         self._by_user: dict[int, set[int]] = {}
         self._keys: dict[int, _Keys] = {}
         self._subscribers: list[Subscriber] = []
+        # A finished game is stored as finished only once its end is announced: a crash before that leaves
+        # the table to be restored and its end announced again. A front end that announces from its own
+        # task sets this and calls ``store_end`` after the end went out; without one, ``apply`` stores it.
+        self.front_end_stores_end = False
         self._next_id = 1
-        # The store has one connection and writes BEGIN/COMMIT itself: its transactions must not interleave
-        # (saves come from the announcer outside the table locks, and from several tables at once).
-        self._writing = asyncio.Lock()
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
@@ -104,8 +109,7 @@ class TableRegistry:
     async def register(self, table: Table) -> None:
         """Give a new table its id (the store's, when there is one) and keep it."""
         if self.store is not None:
-            async with self._writing:
-                table.id = await self.store.create_table(table)
+            table.id = await self.store.create_table(table)
         else:
             table.id = self._next_id
         self.add(table)
@@ -125,14 +129,12 @@ class TableRegistry:
         """A lobby that never got its message: gone from memory and from the store."""
         self.evict(table)
         if self.store is not None:
-            async with self._writing:
-                await self.store.delete_lobby(table.id)
+            await self.store.delete_lobby(table.id)
 
     async def save(self, table: Table) -> None:
         self.reindex(table)
         if self.store is not None:
-            async with self._writing:
-                await self.store.save_table(table)
+            await self.store.save_table(table)
 
     # ------------------------------------------------------------ indexes
 
@@ -182,26 +184,43 @@ class TableRegistry:
         return len(self._by_thread), len(self._by_channel), len(self._by_user)
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
-                    user_id: int | None) -> GameProgress:
-        """Apply to the engine, store, then tell the subscribers. The caller holds the table's lock."""
+                    user_id: int | None, on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """Apply to the engine, store, then tell the subscribers. The caller holds the table's lock.
+
+        ``on_stored`` is called once the action is committed, before it is announced (a front end answers
+        the click there, so an answered click is never lost to a crash).
+        """
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
         seq = len(game.actions) - 1
         if self.store is not None:
             try:
-                async with self._writing:
-                    await self.store.append_action(table, seq, action, seat, actor, user_id)
+                await self.store.append_action(table, seq, action, seat, actor, user_id)
             except BaseException:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])
                 raise
+        if on_stored is not None:
+            on_stored()
         table.actors.append(actor)
         if game.finished:
             table.status = TableStatus.FINISHED
-            await self.save(table)
         progress = GameProgress(table, table.version, seat, action, actor, tuple(events))
+        if game.finished:
+            self.reindex(table)  # no longer live; the store hears of it below, or once the end is announced
         await self.emit(progress)
+        if game.finished and not self.front_end_stores_end:
+            await self.save(table)
         return progress
+
+    async def mark_announced(self, table: Table, count: int) -> None:
+        """The front end finished announcing the table's first ``count`` actions (restore starts after them)."""
+        if self.store is not None:
+            await self.store.set_announced(table.id, count)
+
+    async def store_end(self, table: Table) -> None:
+        """The front end announced a finished game's end (``front_end_stores_end``): store it as finished."""
+        await self.save(table)
 
 
 def _drop(index: dict[int, set[int]], key: int, table_id: int) -> None:

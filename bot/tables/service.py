@@ -61,8 +61,20 @@ class TableService:
     def tables(self) -> dict[int, Table]:
         return self.registry.tables
 
-    def subscribe(self, subscriber: Subscriber) -> None:
+    def subscribe(self, subscriber: Subscriber, *, stores_end: bool = False) -> None:
+        """``stores_end``: the subscriber announces from its own task and calls ``store_end`` once a finished
+        game's end went out (until then the store keeps the game running, to announce it again after a crash)."""
         self.registry.subscribe(subscriber)
+        if stores_end:
+            self.registry.front_end_stores_end = True
+
+    async def mark_announced(self, table: Table, count: int) -> None:
+        """The front end finished announcing the table's first ``count`` actions."""
+        await self.registry.mark_announced(table, count)
+
+    async def store_end(self, table: Table) -> None:
+        """A finished game's end was announced: store it as finished."""
+        await self.registry.store_end(table)
 
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
@@ -89,12 +101,26 @@ class TableService:
             if table.status is TableStatus.LOBBY and table.lobby_message_id is None:
                 await store.delete_lobby(table.id)
                 continue
-            table.game = replay(table.rules, [action for action, _ in actions])
+            # The announcements run behind the actions: those not announced in full (the last one at least)
+            # are applied one by one after the restore notice, and announced again as they happen.
+            announced = await store.announced(table.id)
+            done = max(0, len(actions) - 1 if announced is None else min(len(actions) - 1, announced))
+            table.game = replay(table.rules, [action for action, _ in actions[:done]])
             table.actors = [actor for _, actor in actions]
             self.registry.add(table)
             restored.append(table)
-        for table in restored:
-            await self.registry.emit(TableRestored(table))
+            async with table.lock:
+                await self.registry.emit(TableRestored(table, len(actions) - done))
+                for action, actor in actions[done:]:
+                    seat = action.seat if isinstance(action, Claim | Decline) else \
+                        table.game.to_act if isinstance(action, Card | Call) else None
+                    events = table.game.apply(action)
+                    if table.game.finished:
+                        table.status = TableStatus.FINISHED  # its end was stored, not all of it announced
+                        self.registry.reindex(table)
+                    await self.registry.emit(GameProgress(table, table.version, seat, action, actor, tuple(events)))
+                if table.status is TableStatus.FINISHED and not self.registry.front_end_stores_end:
+                    await self.registry.save(table)
             self.driver.schedule(table)
         return restored
 
@@ -258,8 +284,10 @@ class TableService:
             raise ServiceError(ServiceErrorCode.NOT_SEATED)
         return seat
 
-    async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None) -> GameProgress:
-        """A human's call or card. ``version`` (from a button) must be the table's current one."""
+    async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None,
+                  on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """A human's call or card. ``version`` (from a button) must be the table's current one; ``on_stored``
+        is called once the action is committed, before it is announced."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
@@ -278,14 +306,16 @@ class TableService:
             if info.away:
                 raise ServiceError(ServiceErrorCode.AWAY)
             acted_at = table.version
-            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id)
+            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id, on_stored)
             table.last_acted[seat] = acted_at
             info.misses = 0
             self.driver.schedule(table)
             return progress
 
-    async def claim(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
-        """Declared roem: claim the roem of the trick just completed for the seat's team, once.
+    async def claim(self, table_id: int, user_id: int, version: int | None = None,
+                    on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """Declared roem: claim the roem of the trick just completed for the seat's team, once (``on_stored``:
+        as for ``act``).
 
         A claim from a team owed nothing in that trick (it lost it and holds no stuk in it) is refused
         politely rather than scoring nothing; the engine says what a team is owed.
@@ -303,18 +333,20 @@ class TableService:
                 winner = hand.tricks[-1].winner
                 if seat.team is not winner.team and game.claim_value(seat.team) == 0:
                     raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(winner)})
-            progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id)
+            progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id, on_stored)
             self.driver.schedule(table)
             return progress
 
-    async def decline(self, table_id: int, user_id: int, version: int | None = None) -> GameProgress:
-        """After the last trick (the engine's claim phase): the asked seat lets its roem go; the hand settles."""
+    async def decline(self, table_id: int, user_id: int, version: int | None = None,
+                      on_stored: Callable[[], None] | None = None) -> GameProgress:
+        """After the last trick (the engine's claim phase): the asked seat lets its roem go; the hand settles
+        (``on_stored``: as for ``act``)."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
             if version is not None and version != table.version:
                 raise ServiceError(ServiceErrorCode.STALE)
-            progress = await self.registry.apply(table, seat, Decline(seat), Actor.HUMAN, user_id)
+            progress = await self.registry.apply(table, seat, Decline(seat), Actor.HUMAN, user_id, on_stored)
             table.seats[seat].misses = 0
             self.driver.schedule(table)
             return progress

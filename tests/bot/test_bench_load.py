@@ -1,0 +1,56 @@
+"""``klaverjas bench load`` end to end: two tables through the offline Discord, then their stored records
+replayed by ``klaverjas score``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.game import Game
+from engine.record import export_record
+from engine.settings import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = {"tables", "interactions_per_s", "p50_ms", "p99_ms", "loop_lag_p99_ms", "mb_per_table", "db_kb_per_match",
+        "requests_per_trick"}
+
+
+def stored_records(db: Path) -> list[dict[str, object]]:
+    """Every table's record, rebuilt from the database on its own (not through the bot's store)."""
+    from bot.store.codec import decode_action
+
+    with sqlite3.connect(db) as connection:
+        tables = connection.execute("SELECT id, settings, status FROM tables ORDER BY id").fetchall()
+        records = []
+        for table_id, settings, status in tables:
+            assert status == "finished", (table_id, status)
+            game = Game(Rules.from_dict(json.loads(settings)["rules"]))
+            rows = connection.execute("SELECT kind, data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+            game.apply_all(decode_action(kind, data) for kind, data in rows)
+            records.append(export_record(game))
+    return records
+
+
+def test_bench_load_two_tables(tmp_path: Path) -> None:
+    db = tmp_path / "load.sqlite3"
+    run = subprocess.run([sys.executable, "-m", "bot.cli.main", "bench", "load", "--tables", "2",
+                          "--db", str(db)], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert run.returncode == 0, run.stderr
+    [line] = run.stdout.splitlines()
+    figures = json.loads(line)
+    assert figures.keys() >= KEYS
+    assert figures["tables"] == 2 and figures["finished"] == 2 and figures["valid_records"] == 2
+    assert not figures["timed_out"]
+    assert figures["p99_ms"] >= figures["p50_ms"] > 0
+    assert figures["requests_per_trick"] > 0 and figures["db_kb_per_match"] > 0 and figures["interactions_per_s"] > 0
+    # The two measured tables and the warm-up table, each a whole match (one hand), valid for `klaverjas score`.
+    records = stored_records(db)
+    assert len(records) == 3
+    scored = subprocess.run([sys.executable, "-m", "bot.cli.main", "score"], cwd=ROOT, capture_output=True,
+                            text=True, input="".join(json.dumps(r) + "\n" for r in records), check=False)
+    assert scored.returncode == 0, scored.stdout
+    results = [json.loads(line) for line in scored.stdout.splitlines()]
+    assert all(r["ok"] and len(r["hands"]) == 1 for r in results), results
