@@ -3,17 +3,20 @@ database, must finish every game exactly as it would have without crashes.
 
 This process is Discord (a ``FakeDiscord``, which outlives the bot like the real one) and the people:
 scripted humans click what Discord shows them, choosing from the buttons alone, so the same game is
-played the same way however often the bot dies. ``tests/bot/crash_runner.py`` is the bot. Each kill
-lands either right after Discord received the bot's k-th request (so an announcement is half sent) or
-a random time after the bot came up (in bidding, mid-trick, between hands, during a rematch, while an
-AI player thinks). Then, against a run of the same games without kills:
+played the same way however often the bot dies. ``tests/bot/crash_runner.py`` is the bot. The kills are
+spread over the games: each bot process dies once the store holds the next of N random action counts,
+then a moment later (mostly while it announces or an AI player thinks), right after its k-th next request
+(in the middle of an announcement, or of restoring its tables), just after a click of some kind reached it
+(a start, a rematch, a card, a call), or a random while later. Then, against a run of the same games
+without kills:
 
 - every match finishes with a record identical to the run without kills;
 - every card or call whose click was answered is in the store, once, as that player's action;
 - every message of the run without kills appears at least once, and the hand messages end current.
 
 ``KLAVERJAS_CRASH_KILLS`` sets the number of kills (default 12, about a minute here); the games grow with
-it. ``KLAVERJAS_CRASH_SEED`` picks other kill moments.
+it. ``KLAVERJAS_CRASH_SEED`` picks other kill moments. Three small deterministic tests at the end pin the
+fixes the random one found.
 """
 
 from __future__ import annotations
@@ -66,7 +69,6 @@ QUIET = 1.0  # seconds without requests after the last match: the bot is done an
 class Pending:
     token: str
     generation: int  # the bot process the click went to
-    sent: float
 
 
 @dataclass
@@ -119,16 +121,15 @@ class Child:
 
 
 class CrashRun:
-    def __init__(self, db: Path, games: int, kills: int, seed: int, pace: tuple[int, float] = (500, 10.0)) -> None:
-        """``pace``: the requests and seconds of the same games without kills."""
+    def __init__(self, db: Path, games: int, kills: int, seed: int, actions: int = 500) -> None:
+        """``actions``: how many the same games store without kills."""
         self.db = db
         self.kills_wanted = kills
-        self.request_gap = max(2, 2 * pace[0] // max(1, kills))
-        self.time_gap = 2 * pace[1] / max(1, kills)
+        self.rng = random.Random(seed)
+        self.kill_points = sorted(self.rng.randint(0, actions) for _ in range(kills))
         self.kill_on_click: str | None = None
         self.closing = False
         self.tasks: set[asyncio.Task[None]] = set()
-        self.rng = random.Random(seed)
         self.fake = FakeDiscord()
         self.fake.watchers.append(self.on_message)
         self.people = Interactions(self.fake)
@@ -169,21 +170,31 @@ class CrashRun:
         task.add_done_callback(self.tasks.discard)
 
     def plan_kill(self, child: Child) -> None:
-        """When this bot process dies: after its k-th request, a while after it came up, or right after a
-        click of a chosen kind reached it. The gaps spread the kills over the whole run."""
         self.kill_at_request = None
         self.kill_on_click = None
-        if len(self.kills) >= self.kills_wanted:
-            return
+        if len(self.kills) < self.kills_wanted:
+            self.background(self.arm(child, self.kill_points[len(self.kills)]))
+
+    async def arm(self, child: Child, actions: int) -> None:
+        """Once the store holds ``actions`` actions (the kill points spread the kills over the games), this bot
+        process dies: a moment later (mostly while it announces or an AI player thinks), right after its k-th
+        next request (in the middle of an announcement, or of the restore), just after a click of some kind
+        reached it (a start, a rematch, a card, a call), or a random while later."""
+        with contextlib.closing(sqlite3.connect(self.db)) as connection:
+            while child is self.child and stored_actions(connection) < actions:
+                await asyncio.sleep(0.02)
+        if child is not self.child:
+            return  # it died otherwise; its successor has its own plan
         draw = self.rng.random()
         if draw < 0.4:
-            self.kill_at_request = self.rng.randint(1, self.request_gap)
-        elif draw < 0.8:
-            self.background(self.kill_later(child, self.rng.uniform(0.0, self.time_gap), "time"))
-        else:
+            await self.kill_later(child, self.rng.uniform(0.0, 0.04), "progress")
+        elif draw < 0.65:
+            self.kill_at_request = child.requests + self.rng.randint(1, 30)
+        elif draw < 0.85:
             self.kill_on_click = self.rng.choice(["start", "go", "rematch", "card", "call"])
-            # Should no such click come (the rematches are over, say), die anyway.
-            self.background(self.kill_later(child, 3.0, "time"))
+            await self.kill_later(child, 2.0, "time")  # should no such click come
+        else:
+            await self.kill_later(child, self.rng.uniform(0.0, 0.5), "time")
 
     async def kill_later(self, child: Child, delay: float, mode: str) -> None:
         while not child.ready and child is self.child:
@@ -195,11 +206,11 @@ class CrashRun:
     async def kill(self, child: Child, mode: str) -> None:
         if self.closing or child is not self.child or child.process.returncode is not None:
             return
+        self.child = None  # at once: one death per process, whoever else meant to kill it
         thinking = child.thinking > 0
         child.process.send_signal(signal.SIGKILL)
         await child.process.wait()
         self.kills.append({"mode": mode, "thinking": thinking, "ready": child.ready, "phases": self.phases()})
-        self.child = None
         await self.spawn()
 
     def send(self, child: Child, message: dict[str, Any]) -> None:
@@ -356,8 +367,7 @@ class CrashRun:
         answered_in = game.acted_after.get(what)
         if answered_in is not None and (not retry_answered or answered_in == child.generation):
             return True
-        game.pending[what] = Pending(self.interact(child, build(), what.split()[0]), child.generation,
-                                     time.monotonic())
+        game.pending[what] = Pending(self.interact(child, build(), what.split()[0]), child.generation)
         return False
 
     def step_player(self, user: User, child: Child) -> None:
@@ -381,7 +391,7 @@ class CrashRun:
             return
         payload = self.people.click(user, self.fake.messages[message_id], custom_id)
         token = self.interact(child, payload, "card" if custom_id.startswith("kj:c:") else "call")
-        self.play_pending[user.id] = Pending(token, child.generation, time.monotonic())
+        self.play_pending[user.id] = Pending(token, child.generation)
         self.clicks[token] = Click(user.id, table_id, version, custom_id.rsplit(":", 1)[1], token)
 
     # ------------------------------------------------------------ the run
@@ -457,6 +467,13 @@ class CrashRun:
         return found
 
 
+def stored_actions(connection: sqlite3.Connection) -> int:
+    try:
+        return int(connection.execute("SELECT count(*) FROM actions").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
 def replay(connection: sqlite3.Connection, table_id: int, settings: str) -> Game:
     game = Game(Rules.from_dict(json.loads(settings)["rules"]))
     rows = connection.execute("SELECT kind, data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
@@ -517,8 +534,9 @@ def test_kill_the_bot_at_random_moments(tmp_path: Path) -> None:
     started = time.monotonic()
     plain = CrashRun(tmp_path / "plain.sqlite3", games, 0, KILL_SEED)
     asyncio.run(asyncio.wait_for(plain.run(), 600))
-    pace = (plain.fake.request_count, time.monotonic() - started)
-    crashed = CrashRun(tmp_path / "crashed.sqlite3", games, KILLS, KILL_SEED, pace)
+    with contextlib.closing(sqlite3.connect(plain.db)) as connection:
+        actions = stored_actions(connection)
+    crashed = CrashRun(tmp_path / "crashed.sqlite3", games, KILLS, KILL_SEED, actions)
     asyncio.run(asyncio.wait_for(crashed.run(), 600 + 20 * KILLS))
     elapsed = time.monotonic() - started
     print(f"\n{len(crashed.kills)} kills, {games} games, {elapsed:.0f} s; "
