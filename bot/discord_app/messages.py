@@ -281,7 +281,7 @@ def hand_draft(table: Table, view: SeatView, server: str = "") -> Payload:
     text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view))
     legal = set(view.legal) if view.phase is Phase.PLAY else set()
     order = hand_order(view)
-    buttons = [CardButton(table.id, table.version, card, i + 1, card in legal) for i, card in enumerate(order)]
+    buttons = [CardButton(table.id, table.version, card, i + 1, card in legal, lang) for i, card in enumerate(order)]
     draw = partial(render_hand, view, theme=theme_of(table), numbered=True)
     return Payload(text, view_of(buttons), filename="hand.png", draw=draw)
 

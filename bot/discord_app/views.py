@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.texts.catalog import t
+from bot.texts.catalog import card_text, t
 from bot.texts.language import Language
 from engine.actions import Call
 from engine.cards import SEATS, Card, Seat
@@ -101,8 +101,10 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=rf"kj:c:{TABLE}:{VERSION}:(?P<card>[789TJQKA][CDHS])"):
-    def __init__(self, table: int, version: int, card: Card, number: int = 0, enabled: bool = True) -> None:
-        label = f"{number} · {card.symbol}" if number else card.symbol
+    def __init__(self, table: int, version: int, card: Card, number: int = 0, enabled: bool = True,
+                 lang: str = "en") -> None:
+        # The rank letter as the table's language writes it (B♥ at a Dutch table), like the hand image.
+        label = f"{number} · {card_text(card, lang)}" if number else card_text(card, lang)
         super().__init__(discord.ui.Button(label=label, disabled=not enabled,
                                            style=discord.ButtonStyle.primary if enabled
                                            else discord.ButtonStyle.secondary,
