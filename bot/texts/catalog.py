@@ -115,9 +115,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hand.result": ("Hand {n}: NS {ns} — EW {ew}.", "Ronde {n}: NZ {ns} — OW {ew}."),
     "hand.nat": ("{name} is nat ({team} {own} against {other}).", "{name} is nat ({team} {own} tegen {other})."),
     "hand.pit": ("PIT for {team}! {points} + {pit_bonus}.", "PIT voor {team}! {points} + {pit_bonus}."),
-    "match.won": ("{team} win {won} – {lost} after {hands} hands.",
-                  "{team} winnen met {won} – {lost} na {hands} rondes."),
-    "match.draw": ("A draw: {ns} – {ew} after {hands} hands.", "Gelijkspel: {ns} – {ew} na {hands} rondes."),
+    "match.won": ("{team} win {won} – {lost} after {hands:hand|hands}.",
+                  "{team} winnen met {won} – {lost} na {hands:ronde|rondes}."),
+    "match.draw": ("A draw: {ns} – {ew} after {hands:hand|hands}.",
+                   "Gelijkspel: {ns} – {ew} na {hands:ronde|rondes}."),
     "reminder": ("{mention}, your turn.", "{mention}, jij bent aan de beurt."),
     "timer.played": ("The AI played {action} for {name}.", "De AI speelde {action} voor {name}."),
     "away": ("{mention} missed two turns: the AI keeps the seat until you press I'm back.",
@@ -455,9 +456,23 @@ RULE_VALUES: dict[str, int] = {
 }
 
 
+class _Count(int):
+    """A whole-number parameter that can pick its noun: ``{hands:hand|hands}`` gives "1 hand", "16 hands"."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return format(int(self), spec)
+        one, many = spec.split("|", 1)
+        return f"{int(self)} {one if self == 1 else many}"
+
+
 class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        return _Count(value) if type(value) is int else value
 
 
 def t(key: str, lang: str = EN, /, **params: Any) -> str:
@@ -803,7 +818,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
                       "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
     "settings.ai": ("AI: {level}", "AI: {level}"),
-    "length.hands": ("{hands} hands", "{hands} rondes"),
+    "length.hands": ("{hands:hand|hands}", "{hands:ronde|rondes}"),
     "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
     "rules.settings": ("Settings: {play} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
@@ -868,8 +883,8 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                         "team when playing the second of them, whoever wins that trick.",
                         "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
                         "team bij het spelen van de tweede, wie de slag ook wint."),
-    "rules.length_hands": ("**Length**: {hands} hands; the higher total wins.",
-                           "**Lengte**: {hands} rondes; het hoogste totaal wint."),
+    "rules.length_hands": ("**Length**: {hands:hand|hands}; the higher total wins.",
+                           "**Lengte**: {hands:ronde|rondes}; het hoogste totaal wint."),
     "rules.length_target": ("**Length**: the first team to {target} points wins.",
                             "**Lengte**: het eerste team met {target} punten wint."),
 }

@@ -175,3 +175,12 @@ def test_dutch_words_are_the_ones_dutch_tables_use() -> None:
     assert not [key for key, text in dutch.items() if "gever" in text]
     assert (t("button.pass", "nl"), t("button.play", "nl")) == ("Passen", "Spelen")
     assert t("label.hand", "nl") == "Ronde" and t("terminal.sheet", "nl") == "Boompje:"
+
+
+@pytest.mark.parametrize(("lang", "one", "many"), [("en", "after 1 hand.", "after 16 hands."),
+                                                    ("nl", "na 1 ronde.", "na 16 rondes.")])
+def test_a_count_of_one_takes_the_singular(lang: str, one: str, many: str) -> None:
+    assert t("match.won", lang, team="NS", won=2, lost=1, hands=1).endswith(one)
+    assert t("match.won", lang, team="NS", won=2, lost=1, hands=16).endswith(many)
+    # Numbers without a noun choice keep their own format.
+    assert t("table.line", lang, hand=1, hands=16, trump="♥", ns=0, ew=0, turn="").count("1/16") == 1
