@@ -50,6 +50,7 @@ from engine.actions import Action, Call
 from engine.cards import SEATS, Card, Seat, Team
 from engine.events import (
     BidMade,
+    HandResult,
     HandSettled,
     MatchOver,
     RoemClaimed,
@@ -115,8 +116,9 @@ class Payload:
 # ------------------------------------------------------------------ names and looks
 
 
-def names_of(table: Table) -> dict[Seat, str]:
-    lang = table.settings.language
+def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
+    """The players' names; an AI seat is named in ``lang`` (default: the table's language)."""
+    lang = lang or table.settings.language
     return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
             for seat, info in zip(SEATS, table.seats, strict=True)}
 
@@ -369,21 +371,28 @@ def sheet_drawing(table: Table, viewer_team: Team | None = None) -> Callable[[],
                    theme=theme_of(table))
 
 
+def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
+                     viewer: Team | None = None) -> list[str]:
+    """Nat and pit of a settled hand, the teams named from ``viewer``'s side (None: NS and EW)."""
+    lines = []
+    playing = result.playing
+    if result.nat:
+        own = result.points[playing] + result.roem[playing]
+        other = result.points[playing.other] + result.roem[playing.other]
+        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, viewer, lang), own=own,
+                       other=other))
+    if result.pit is not None:
+        lines.append(t("hand.pit", lang, team=team_word(result.pit, viewer, lang), points=result.points[result.pit]))
+    return lines
+
+
 def hand_result_message(table: Table, event: HandSettled) -> Payload:
     """The hand's score, nat and pit; with the sheet (drawn later) unless the match is over (the match message
     has it)."""
     lang = table.settings.language
     result = event.result
-    names = names_of(table)
-    lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1])]
-    playing = result.playing
-    if result.nat:
-        own = result.points[playing] + result.roem[playing]
-        other = result.points[playing.other] + result.roem[playing.other]
-        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None, lang), own=own,
-                       other=other))
-    if result.pit is not None:
-        lines.append(t("hand.pit", lang, team=team_word(result.pit, None, lang), points=result.points[result.pit]))
+    lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1]),
+             *settlement_lines(result, names_of(table), lang)]
     if table.game.finished:
         return Payload("\n".join(lines))
     return Payload("\n".join(lines), filename="sheet.png", draw=sheet_drawing(table))
