@@ -21,9 +21,11 @@ from bot.discord_app.views import (
     BidButton,
     CardButton,
     DeclineButton,
+    ExportButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
+    ReplayButton,
     RoemButton,
     SeatSelect,
     ShowHandButton,
@@ -408,7 +410,41 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     else:
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
-    return Payload(text, view_of([RematchButton(table.id, lang)]), filename="sheet.png", draw=sheet_drawing(table))
+    return Payload(text, view_of(match_end_buttons(table)), filename="sheet.png", draw=sheet_drawing(table))
+
+
+def match_end_buttons(table: Table) -> list[discord.ui.Item[Any]]:
+    """The match-end message's buttons (the storyboard's end of the match): Rematch, Replay and Export, then
+    whatever the hooks below give."""
+    lang = table.settings.language
+    buttons: list[discord.ui.Item[Any]] = [RematchButton(table.id, lang), ReplayButton(table.id, lang),
+                                           ExportButton(table.id, lang)]
+    for hook in (stats_button, review_button):
+        button = hook(table)
+        if button is not None:
+            buttons.append(button)
+    return buttons
+
+
+def stats_button(table: Table) -> discord.ui.Item[Any] | None:
+    """Hook for the storyboard's [Stats] button (issue 11: /stats): the statistics feature builds its button for
+    this table's players here. None until that feature exists, so the message offers no button that does nothing.
+    A button returned here must be a DynamicItem registered in ``views.DYNAMIC_ITEMS`` (ids survive restarts)."""
+    return None
+
+
+def review_button(table: Table) -> discord.ui.Item[Any] | None:
+    """Hook for the Review button (issue 11: /klaverjas review of this match), as ``stats_button``; None until the
+    review feature exists."""
+    return None
+
+
+def stopped_message(table: Table) -> Payload:
+    """The table was stopped; once a hand was dealt, its replay and record are offered as for a finished match."""
+    lang = table.settings.language
+    played = bool(table.game.hands)
+    view = view_of([ReplayButton(table.id, lang), ExportButton(table.id, lang)]) if played else None
+    return Payload(t("stopped", lang), view)
 
 
 def bid_prompt(table: Table, user_id: int | None) -> Payload:

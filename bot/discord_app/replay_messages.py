@@ -101,8 +101,9 @@ def sheet_page(match: Match, viewer: Team | None, lang: Language) -> tuple[list[
     elif game.finished:
         result = t("match.draw", lang, ns=totals[0], ew=totals[1], hands=len(game.hands))
     else:
-        result = t("replay.stopped", lang, hands=len(game.results), first=team_word(first, viewer, lang),
-                   a=totals[first], second=team_word(second, viewer, lang), b=totals[second])
+        key = "replay.stopped_after" if game.hands[-1].result is not None else "replay.stopped_during"
+        result = t(key, lang, n=len(game.hands), first=team_word(first, viewer, lang), a=totals[first],
+                   second=team_word(second, viewer, lang), b=totals[second])
     draw = partial(render_sheet, tuple(game.results), viewer_team=viewer, names=names_of(table, lang),
                    hands_total=table.rules.length.hands, finished=game.finished,
                    winner=game.winner if game.finished else None, theme=theme_for(table, viewer, lang))

@@ -14,9 +14,9 @@ import pytest
 from harness import CHANNEL_ID, EPHEMERAL, FakeDiscord, Harness, Request, StoredMessage, User
 from PIL import Image
 from test_custom_ids import INVALID_BUTTON, forged
-from test_discord import ANNA, BERT, CHRIS, lobby, open_table, play_to_end
+from test_discord import ANNA, BERT, CHRIS, SEED, lobby, open_table, play_to_end
 from test_hostile import any_callback
-from test_scenarios import bot_of
+from test_scenarios import bot_of, thread_of, until
 
 from bot.cli.score import decode, score_text
 from bot.discord_app.messages import names_of
@@ -24,6 +24,7 @@ from bot.discord_app.replay_messages import export_name
 from bot.tables.model import Table, TableSettings, TableStatus
 from bot.texts.catalog import card_text
 from bot.texts.language import Language
+from engine.cards import Seat
 from engine.record import game_summary
 from engine.replay import Replay
 
@@ -195,6 +196,57 @@ async def test_someone_who_did_not_play_sees_ns_and_ew_and_the_replay_survives_a
         assert "**Hand 1/1, trick 1/8**" in message.content and message.content != deal
         await press(h2, BERT, message, "pt")
         assert message.content == deal
+
+
+async def test_the_match_end_message_offers_replay_and_export_to_anyone(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await finished_match(h, CHRIS, [])
+        thread = thread_of(h, table_id)
+        [end] = [m for m in h.fake.in_channel(thread) if f"kj:rm:{table_id}" in m.custom_ids()]
+        # Rematch, Replay, Export; the Stats and Review hooks add nothing until those features exist.
+        assert end.custom_ids() == [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}"]
+        assert [b["label"] for b in end.buttons()] == ["Revanche", "Terugkijken", "Exporteren"]  # Chris's table
+        token = await h.click(ANNA, end, f"kj:rp:{table_id}")
+        replay = the_message(h, token)
+        assert replay.flags & EPHEMERAL and replay.content.startswith(f"Replay of table #{table_id} · NS: ")
+        assert [b["label"] for b in replay.buttons()] == ["⏮ Previous hand", "◀ Previous trick", "Next trick ▶",
+                                                          "Next hand ⏭", "Score sheet"]
+        token = await h.click(ANNA, end, f"kj:ex:{table_id}")
+        [(name, data)] = private_files(h, token)
+        assert name == f"klaverjas-table-{table_id}.jsonl" and json.loads(data)["format"] == "klaverjas-record/1"
+        assert end.custom_ids() == [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}"]  # unchanged
+
+
+async def test_a_match_stopped_mid_trick_is_replayed_up_to_where_it_stopped(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot_of(h).service.new_seed = lambda: SEED
+        table_id = await open_table(h, ANNA, length="2")
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        table = bot_of(h).service.get(table_id)
+        # Anna's turn in a trick someone else led.
+        await until(h, lambda: table.game.hand is not None and len(table.game.hand.plays) % 4 != 0, [ANNA])
+        thread = thread_of(h, table_id)
+        await h.command(ANNA, "stop", channel_id=thread)
+        assert table.status is TableStatus.STOPPED
+        await h.settle()
+        [stopped] = [m for m in h.fake.in_channel(thread) if m.content == "The table was stopped."]
+        assert stopped.custom_ids() == [f"kj:rp:{table_id}", f"kj:ex:{table_id}"]
+        token = await h.click(ANNA, stopped, f"kj:rp:{table_id}")
+        message = the_message(h, token)
+        we, they = table.game.totals[Seat.S.team], table.game.totals[Seat.S.team.other]  # Anna hosts in the South
+        assert f"Stopped during hand {len(table.game.hands)}: Wij {we} – Zij {they}." in message.content
+        await press(h, ANNA, message, "nt")  # the deal
+        while not step_button(message, "nt").get("disabled"):
+            await press(h, ANNA, message, "nt")
+        assert "The match was stopped during this trick." in message.content
+        plays = table.game.hand.plays  # type: ignore[union-attr]
+        assert card_text(plays[-1], Language.EN) in message.content.splitlines()[1]
+        # Its record ends in the unfinished hand, which `klaverjas score` accepts as the last one.
+        token = await h.command(ANNA, "export", match=str(table_id))
+        [(_, data)] = private_files(h, token)
+        out = io.StringIO()
+        assert score_text(decode(data), out)
+        assert json.loads(out.getvalue()) == {"ok": True, **game_summary(table.game)}
 
 
 async def test_a_lobby_stopped_before_the_deal_has_nothing_to_show(tmp_path: Path) -> None:
