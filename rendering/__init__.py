@@ -6,13 +6,14 @@ No Discord or database imports; safe to call from worker threads (card faces and
 after their first drawing, the caches are lock-guarded or hold images that are never modified).
 """
 
-from rendering.images import hand_order, render_hand, render_sheet, render_table, render_trick
+from rendering.images import hand_order, render_deal, render_hand, render_sheet, render_table, render_trick
 from rendering.theme import Labels, Theme, theme_from
 
 __all__ = [
     "Labels",
     "Theme",
     "hand_order",
+    "render_deal",
     "render_hand",
     "render_sheet",
     "render_table",

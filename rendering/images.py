@@ -270,6 +270,33 @@ def render_trick(view: PublicView, names: dict[Seat, str], *, seat: Seat | None 
     return to_png(render_trick_image(view, names, seat=seat, trick=trick, theme=theme))
 
 
+# --- a whole deal -----------------------------------------------------------------------------------
+
+DEAL_PLATE_H = 64  # the name plate's row above each hand
+
+
+def render_deal_image(hands: Sequence[SeatView], names: dict[Seat, str], *, theme: Theme) -> Image.Image:
+    """The hands in the given order, one row each under its player's name plate (dealer chip, trump pip for
+    the player); only for a hand whose play is over, since it shows every seat's cards."""
+    w, hand_h = hand_size()
+    row_h = DEAL_PLATE_H + hand_h
+    img, d = _canvas(w, row_h * len(hands), theme)
+    for row, view in enumerate(hands):
+        y = row * row_h
+        # Cards as dealt, sorted for trump; nothing raised or dimmed: no one is choosing here.
+        img.paste(render_hand_image(view, theme=theme, numbered=False), (0, y + DEAL_PLATE_H))
+        chip = theme.labels.dealer if view.seat is view.dealer else ""
+        trump = view.trump if view.seat is view.player else None
+        _plate(img, d, w // 2, y + DEAL_PLATE_H // 2 + 8, _name(view.seat, names), theme, chip=chip, trump=trump,
+               max_w=w - 2 * HAND_MARGIN)
+    return img
+
+
+def render_deal(hands: Sequence[SeatView], names: dict[Seat, str], *, theme: Theme) -> bytes:
+    """Every seat's hand of one deal, a row per seat in the given order (a replay's deal, after the match)."""
+    return to_png(render_deal_image(hands, names, theme=theme))
+
+
 # --- table overview -------------------------------------------------------------------------------
 
 TABLE_W = 760
@@ -481,6 +508,7 @@ def render_sheet(results: Sequence[HandResult], *, viewer_team: Team | None, nam
 
 __all__ = [
     "hand_order",
+    "render_deal",
     "render_hand",
     "render_sheet",
     "render_table",

@@ -45,6 +45,7 @@ from bot.discord_app.messages import (
     seat_changed_text,
     show_hand_message,
     status_line,
+    stopped_message,
     table_message,
     thread_name,
     timer_message,
@@ -105,7 +106,7 @@ class Announcer:
         elif isinstance(event, SeatChanged):
             self.on_seat_changed(event)
         elif isinstance(event, TableStopped):
-            self.queue_post(table, Payload(t("stopped", table.settings.language)))
+            self.queue_post(table, stopped_message(table))
             self.queue(table, partial(self.sync_lobby, table), "lobby")
             self.retire(table)
         elif isinstance(event, LobbyExpired):

@@ -21,6 +21,7 @@ from bot.discord_app.handlers import handle_click, unknown_click
 from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
 from bot.store.sqlite import SqliteStore
+from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
@@ -28,7 +29,7 @@ from bot.texts.catalog import COMMAND_TEXTS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play")
+EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches")
 
 
 class KlaverjasBot(commands.Bot):
@@ -46,6 +47,7 @@ class KlaverjasBot(commands.Bot):
         self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
         self.announcer = Announcer(self, self.service)
         self.service.subscribe(self.announcer.on_event, stores_end=True)
+        self.archive = MatchArchive(store, self.service.tables.get)  # matches that are over: replays, exports
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).

@@ -13,6 +13,7 @@ import discord
 from bot.discord_app.announcer import Announcer
 from bot.discord_app.limits import fit
 from bot.store.sqlite import SqliteStore
+from bot.tables.archive import MatchArchive
 from bot.tables.service import TableService
 from bot.tables.thinking import Thinker
 from bot.texts.language import Language
@@ -30,6 +31,9 @@ class KlaverjasApp(Protocol):
 
     @property
     def announcer(self) -> Announcer: ...
+
+    @property
+    def archive(self) -> MatchArchive: ...
 
 
 def user_lang(interaction: discord.Interaction[Any]) -> Language:

@@ -18,15 +18,19 @@ from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
 from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_message
+from bot.discord_app.replay_handlers import replay_step, send_export, send_replay
 from bot.discord_app.views import (
     CUSTOM_ID_PREFIX,
     BackButton,
     BidButton,
     CardButton,
     DeclineButton,
+    ExportButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
+    ReplayButton,
+    ReplayStepButton,
     RoemButton,
     SeatSelect,
     ShowHandButton,
@@ -69,6 +73,12 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await seat_choice(app, interaction, item.table, item.seat)
         elif isinstance(item, TakeSeatButton):
             await take_seat(app, interaction, item.table, None)
+        elif isinstance(item, ReplayButton):
+            await send_replay(app, interaction, item.table)
+        elif isinstance(item, ExportButton):
+            await send_export(app, interaction, item.table)
+        elif isinstance(item, ReplayStepButton):
+            await replay_step(app, interaction, item)
         else:  # mypy checks that only the Rematch button is left
             await rematch_click(app, interaction, item)
     except Exception as error:

@@ -21,9 +21,11 @@ from bot.discord_app.views import (
     BidButton,
     CardButton,
     DeclineButton,
+    ExportButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
+    ReplayButton,
     RoemButton,
     SeatSelect,
     ShowHandButton,
@@ -50,6 +52,7 @@ from engine.actions import Action, Call
 from engine.cards import SEATS, Card, Seat, Team
 from engine.events import (
     BidMade,
+    HandResult,
     HandSettled,
     MatchOver,
     RoemClaimed,
@@ -115,8 +118,9 @@ class Payload:
 # ------------------------------------------------------------------ names and looks
 
 
-def names_of(table: Table) -> dict[Seat, str]:
-    lang = table.settings.language
+def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
+    """The players' names; an AI seat is named in ``lang`` (default: the table's language)."""
+    lang = lang or table.settings.language
     return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
             for seat, info in zip(SEATS, table.seats, strict=True)}
 
@@ -369,21 +373,28 @@ def sheet_drawing(table: Table, viewer_team: Team | None = None) -> Callable[[],
                    theme=theme_of(table))
 
 
+def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
+                     viewer: Team | None = None) -> list[str]:
+    """Nat and pit of a settled hand, the teams named from ``viewer``'s side (None: NS and EW)."""
+    lines = []
+    playing = result.playing
+    if result.nat:
+        own = result.points[playing] + result.roem[playing]
+        other = result.points[playing.other] + result.roem[playing.other]
+        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, viewer, lang), own=own,
+                       other=other))
+    if result.pit is not None:
+        lines.append(t("hand.pit", lang, team=team_word(result.pit, viewer, lang), points=result.points[result.pit]))
+    return lines
+
+
 def hand_result_message(table: Table, event: HandSettled) -> Payload:
     """The hand's score, nat and pit; with the sheet (drawn later) unless the match is over (the match message
     has it)."""
     lang = table.settings.language
     result = event.result
-    names = names_of(table)
-    lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1])]
-    playing = result.playing
-    if result.nat:
-        own = result.points[playing] + result.roem[playing]
-        other = result.points[playing.other] + result.roem[playing.other]
-        lines.append(t("hand.nat", lang, name=names[result.player], team=team_word(playing, None, lang), own=own,
-                       other=other))
-    if result.pit is not None:
-        lines.append(t("hand.pit", lang, team=team_word(result.pit, None, lang), points=result.points[result.pit]))
+    lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1]),
+             *settlement_lines(result, names_of(table), lang)]
     if table.game.finished:
         return Payload("\n".join(lines))
     return Payload("\n".join(lines), filename="sheet.png", draw=sheet_drawing(table))
@@ -399,7 +410,41 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     else:
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
-    return Payload(text, view_of([RematchButton(table.id, lang)]), filename="sheet.png", draw=sheet_drawing(table))
+    return Payload(text, view_of(match_end_buttons(table)), filename="sheet.png", draw=sheet_drawing(table))
+
+
+def match_end_buttons(table: Table) -> list[discord.ui.Item[Any]]:
+    """The match-end message's buttons (the storyboard's end of the match): Rematch, Replay and Export, then
+    whatever the hooks below give."""
+    lang = table.settings.language
+    buttons: list[discord.ui.Item[Any]] = [RematchButton(table.id, lang), ReplayButton(table.id, lang),
+                                           ExportButton(table.id, lang)]
+    for hook in (stats_button, review_button):
+        button = hook(table)
+        if button is not None:
+            buttons.append(button)
+    return buttons
+
+
+def stats_button(table: Table) -> discord.ui.Item[Any] | None:
+    """Hook for the storyboard's [Stats] button (issue 11: /stats): the statistics feature builds its button for
+    this table's players here. None until that feature exists, so the message offers no button that does nothing.
+    A button returned here must be a DynamicItem registered in ``views.DYNAMIC_ITEMS`` (ids survive restarts)."""
+    return None
+
+
+def review_button(table: Table) -> discord.ui.Item[Any] | None:
+    """Hook for the Review button (issue 11: /klaverjas review of this match), as ``stats_button``; None until the
+    review feature exists."""
+    return None
+
+
+def stopped_message(table: Table) -> Payload:
+    """The table was stopped; once a hand was dealt, its replay and record are offered as for a finished match."""
+    lang = table.settings.language
+    played = bool(table.game.hands)
+    view = view_of([ReplayButton(table.id, lang), ExportButton(table.id, lang)]) if played else None
+    return Payload(t("stopped", lang), view)
 
 
 def bid_prompt(table: Table, user_id: int | None) -> Payload:

@@ -66,6 +66,7 @@ class Request:
     files: list[str]  # attachment file names
     via: str  # "rest" or "webhook"
     at: float = 0.0  # time.perf_counter() when Discord received it
+    file_data: list[bytes] = field(default_factory=list, repr=False)  # the attachments' bytes (not sent on the wire)
 
     @property
     def flags(self) -> int:
@@ -112,7 +113,8 @@ class Request:
 
 def request_of(route: Any, via: str, kwargs: dict[str, Any]) -> Request:
     """A discord.py route and its keyword arguments (json=, or a multipart form with payload_json) as a Request."""
-    files = [f.filename for f in kwargs.get("files") or [] if f is not None]
+    attached = [f for f in kwargs.get("files") or [] if f is not None]
+    files = [f.filename for f in attached]
     body: dict[str, Any] | None = None
     if kwargs.get("json") is not None:
         body = kwargs["json"]
@@ -122,7 +124,16 @@ def request_of(route: Any, via: str, kwargs: dict[str, Any]) -> Request:
         for part in kwargs.get("form") or kwargs.get("multipart") or []:
             if part.get("name") == "payload_json":
                 body = json.loads(part["value"])
-    return Request(route.method, route.path, route.url, body, files, via)
+    return Request(route.method, route.path, route.url, body, files, via, file_data=[_read(f) for f in attached])
+
+
+def _read(file: discord.File) -> bytes:
+    """An attachment's bytes, leaving the file where discord.py expects it (it may send the request again)."""
+    where = file.fp.tell()
+    file.fp.seek(0)
+    data = file.fp.read()
+    file.fp.seek(where)
+    return data
 
 
 class _NoRoute:

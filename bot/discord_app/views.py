@@ -7,7 +7,9 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 ``kj:r:<table>:<version>`` (Roem!), ``kj:nr:<table>:<version>`` (No roem, after the last trick),
 ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
 ``kj:seat:<table>`` (the lobby's seat menu), ``kj:take:<table>`` (take over an AI seat),
-``kj:rm:<table>`` (Rematch).
+``kj:rm:<table>`` (Rematch); on the match-end message ``kj:rp:<table>`` (Replay) and ``kj:ex:<table>``
+(Export); on a private replay ``kj:rs:<table>:<viewer>:<position>:<nav>``, where the position is ``s`` (the
+score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ CUSTOM_ID_LIMIT = 100  # Discord's maximum length of a custom id
 # any other spelling matches no template and is answered as an invalid button (``handlers.unknown_click``).
 TABLE = r"(?P<table>[1-9][0-9]{0,11})"  # table ids count from 1
 VERSION = r"(?P<version>0|[1-9][0-9]{0,5})"  # actions in one match: a few hundred
+USER = r"(?P<user>[1-9][0-9]{0,19})"  # a Discord id (a 64-bit snowflake)
+# A replay's position: the score sheet, or a hand (a race to a high target can be long) and its step (0: the
+# deal and bidding, 1-8: its tricks).
+POSITION = r"(?:s|(?P<hand>0|[1-9][0-9]{0,4})-(?P<step>[0-8]))"
 
 
 class LobbyOp(StrEnum):
@@ -243,11 +249,89 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await clicked(interaction, self)
 
 
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:rp:{TABLE}"):
+    """On the match-end message: the match's replay, privately, for whoever presses it."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.replay", lang), style=discord.ButtonStyle.primary,
+                                           custom_id=f"kj:rp:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:ex:{TABLE}"):
+    """On the match-end message: the match's record as a file, privately."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.export", lang), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:ex:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ExportButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+class ReplayNav(StrEnum):
+    """The buttons of a private replay, in the order they are shown."""
+
+    PREV_HAND = "ph"
+    PREV = "pt"
+    NEXT = "nt"
+    NEXT_HAND = "nh"
+    SHEET = "sh"
+
+
+REPLAY_LABELS = {ReplayNav.PREV_HAND: "button.replay_prev_hand", ReplayNav.PREV: "button.replay_prev",
+                 ReplayNav.NEXT: "button.replay_next", ReplayNav.NEXT_HAND: "button.replay_next_hand",
+                 ReplayNav.SHEET: "button.replay_sheet"}
+Position = tuple[int, int] | None  # (hand, step), or None for the score sheet
+
+
+class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=rf"kj:rs:{TABLE}:{USER}:{POSITION}:(?P<nav>ph|pt|nt|nh|sh)"):
+    """A private replay's button: shows ``position`` of the match to ``viewer``, the one it was made for.
+
+    Everything needed is in the id, so a replay opened before a restart steps on after it."""
+
+    def __init__(self, table: int, viewer: int, position: Position, nav: ReplayNav, lang: Language = Language.EN,
+                 enabled: bool = True) -> None:
+        where = "s" if position is None else f"{position[0]}-{position[1]}"
+        super().__init__(discord.ui.Button(label=t(REPLAY_LABELS[nav], lang), disabled=not enabled,
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:rs:{table}:{viewer}:{where}:{nav}"))
+        self.table = table
+        self.viewer = viewer
+        self.position = position
+        self.nav = nav
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayStepButton:
+        hand, step = match["hand"], match["step"]
+        position = (int(hand), int(step)) if hand is not None and step is not None else None
+        return cls(int(match["table"]), int(match["user"]), position, ReplayNav(match["nav"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
-             | SeatSelect | TakeSeatButton | RematchButton)
+             | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
-    TakeSeatButton, RematchButton)
+    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

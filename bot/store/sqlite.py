@@ -236,6 +236,23 @@ class SqliteStore:
             out.append((table, await self.actions(table.id)))
         return out
 
+    async def recent_matches(self, guild_id: int, user_id: int, limit: int) -> list[tuple[Table, str]]:
+        """Tables of a server that are over (finished or stopped after their first deal) which ``user_id``
+        hosted or sits at, newest first, with when each was last changed (its end)."""
+        async with self.db.execute(
+                "SELECT * FROM tables WHERE status IN ('finished', 'stopped') AND guild_id = ? "
+                "AND (host_id = ? OR id IN (SELECT table_id FROM seats WHERE user_id = ?)) "
+                "AND EXISTS (SELECT 1 FROM actions WHERE actions.table_id = tables.id) "
+                "ORDER BY updated_at DESC, id DESC LIMIT ?", (guild_id, user_id, user_id, limit)) as cursor:
+            rows = await cursor.fetchall()
+        return [(await self._table_from_row(row), str(row["updated_at"])) for row in rows]
+
+    async def updated_at(self, table_id: int) -> str | None:
+        """When the table was last changed (for a match that is over: its end), as stored."""
+        async with self.db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row["updated_at"]) if row is not None else None
+
     # ------------------------------------------------------------ server defaults and meta
 
     async def guild_defaults(self, guild_id: int) -> TableSettings | None:

@@ -269,6 +269,53 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "{mention}, je kaarten konden niet als privébericht worden bezorgd: druk op Toon mijn hand "
                        "om ze hier privé te zien. Met /klaverjas hand delivery:dm probeer je privéberichten "
                        "opnieuw."),
+    # issue 11: replays and exports of matches that are over
+    "error.no_match": ("There is no match #{table} in this server.", "In deze server is er geen partij #{table}."),
+    "error.match_not_over": ("Match #{table} is still being played: its replay and record show every hand, so they "
+                             "come once it is over.",
+                             "Partij #{table} wordt nog gespeeld: terugkijken en het verslag tonen alle kaarten, dus "
+                             "die komen als de partij voorbij is."),
+    "error.match_empty": ("Table #{table} stopped before the first deal: there is nothing to show.",
+                          "Tafel #{table} is gestopt voordat er gedeeld werd: er is niets te zien."),
+    "error.not_a_match": ("“{text}” is not a match: pick one from the list, or type its number (like 12).",
+                          "“{text}” is geen partij: kies er een uit de lijst, of typ het nummer (zoals 12)."),
+    "error.replay_not_yours": ("This replay was opened by someone else: open your own with /klaverjas replay.",
+                               "Deze herhaling is van iemand anders: open je eigen met /klaverjas terugkijken."),
+    "button.replay": ("Replay", "Terugkijken"),
+    "button.export": ("Export", "Exporteren"),
+    "button.replay_prev_hand": ("⏮ Previous hand", "⏮ Vorige ronde"),
+    "button.replay_prev": ("◀ Previous trick", "◀ Vorige slag"),
+    "button.replay_next": ("Next trick ▶", "Volgende slag ▶"),
+    "button.replay_next_hand": ("Next hand ⏭", "Volgende ronde ⏭"),
+    "button.replay_sheet": ("Score sheet", "Boompje"),
+    "replay.header": ("Replay of table #{table} · {teams}", "Terugkijken: tafel #{table} · {teams}"),
+    "replay.teams": ("{first}: {first_names} – {second}: {second_names}",
+                     "{first}: {first_names} – {second}: {second_names}"),
+    "replay.sheet": ("The score sheet; go through the match with the buttons, hand by hand and trick by trick.",
+                     "Het boompje; loop met de knoppen door de partij, ronde voor ronde en slag voor slag."),
+    "replay.stopped_during": ("Stopped during hand {n}: {first} {a} – {second} {b}.",
+                              "Gestopt tijdens ronde {n}: {first} {a} – {second} {b}."),
+    "replay.stopped_after": ("Stopped after hand {n}: {first} {a} – {second} {b}.",
+                             "Gestopt na ronde {n}: {first} {a} – {second} {b}."),
+    "replay.hand": ("**Hand {n}/{hands}** — {name} deals.", "**Ronde {n}/{hands}** — {name} deelt."),
+    "replay.trick": ("**Hand {n}/{hands}, trick {trick}/8** — {plays}",
+                     "**Ronde {n}/{hands}, slag {trick}/8** — {plays}"),
+    "replay.play": ("{name} {card}", "{name} {card}"),
+    "replay.deal": ("Every hand as dealt, sorted for trump.", "Alle handen zoals gedeeld, gesorteerd op troef."),
+    "replay.bidding_stopped": ("The match was stopped during the bidding.",
+                               "De partij is tijdens het troef kiezen gestopt."),
+    "replay.trick_stopped": ("The match was stopped during this trick.", "De partij is tijdens deze slag gestopt."),
+    "replay.roem_unclaimed": ("Roem not claimed: {parts}.", "Roem niet gemeld: {parts}."),
+    "replay.so_far": ("This hand so far: {first} – {second}.", "Deze ronde tot nu: {first} – {second}."),
+    "replay.team_points": ("{team} {points}", "{team} {points}"),
+    "replay.team_points_roem": ("{team} {points} + {roem} roem", "{team} {points} + {roem} roem"),
+    "replay.hand_result": ("Hand {n}: {first} {a} — {second} {b}.", "Ronde {n}: {first} {a} — {second} {b}."),
+    "export.done": ("The record of table #{table} ({format}): `klaverjas score {file}` checks and scores it.",
+                    "Het verslag van tafel #{table} ({format}): `klaverjas score {file}` controleert en telt het."),
+    "match.label": ("#{table} · {when} · {teams} · {result}", "#{table} · {when} · {teams} · {result}"),
+    "match.result_won": ("{team} won {won}–{lost}", "{team} wonnen {won}–{lost}"),
+    "match.result_draw": ("draw {a}–{b}", "gelijkspel {a}–{b}"),
+    "match.result_stopped": ("stopped at {a}–{b}", "gestopt bij {a}–{b}"),
 }
 
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)
@@ -806,6 +853,15 @@ COMMAND_TEXTS: dict[str, str] = {
     "ai": "ai",
     "theme": "laken",
     "language": "taal",
+    "replay": "terugkijken",
+    "Replay a match that is over, hand by hand (only you see it)":
+        "Kijk een afgelopen partij terug, ronde voor ronde (alleen jij ziet het)",
+    "export": "exporteren",
+    "The record of a match that is over, as a file (klaverjas-record/1)":
+        "Het verslag van een afgelopen partij als bestand (klaverjas-record/1)",
+    "match": "partij",
+    "The match: pick one of yours from the list, or type its number":
+        "De partij: kies er een van jou uit de lijst, of typ het nummer",
 }
 # The choices of the settings' options: the values' Dutch words.
 COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")

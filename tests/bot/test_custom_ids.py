@@ -25,9 +25,13 @@ from bot.discord_app.views import (
     BidButton,
     CardButton,
     DeclineButton,
+    ExportButton,
     LobbyButton,
     LobbyOp,
     RematchButton,
+    ReplayButton,
+    ReplayNav,
+    ReplayStepButton,
     RoemButton,
     SeatSelect,
     ShowHandButton,
@@ -47,7 +51,10 @@ BUILDS = {
     RoemButton: st.builds(RoemButton, TABLES, VERSIONS),
     DeclineButton: st.builds(DeclineButton, TABLES, VERSIONS),
     **{kind: st.builds(kind, TABLES) for kind in (BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
-                                                  RematchButton)},
+                                                  RematchButton, ReplayButton, ExportButton)},
+    ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
+                                st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
+                                st.sampled_from(list(ReplayNav))),
 }
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
@@ -68,7 +75,8 @@ def parsed(custom_id: str) -> Any:
 
 
 def fields(item: Any) -> tuple[Any, ...]:
-    return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op")))
+    return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op", "viewer",
+                                                                 "position", "nav")))
 
 
 @SETTINGS
@@ -99,7 +107,9 @@ def misspelled(draw: st.DrawFn) -> str:
         position = draw(st.integers(0, len(number) - 1))
         parts[index] = number[:position] + chr(zero + int(number[position])) + number[position + 1:]
     elif how == "too big":
-        parts[index] = str(10**12 if index == 2 else 10**6) + draw(st.sampled_from(["", "0", "123"]))
+        # Past each number's bound: a table id has at most 12 digits, a user id 20, a version 6.
+        bound = 10**12 if index == 2 else 10**20 if parts[1] == "rs" else 10**6
+        parts[index] = str(bound) + draw(st.sampled_from(["", "0", "123"]))
     elif how == "sign":
         parts[index] = draw(st.sampled_from(["+", "-"])) + number
     elif how == "space":
@@ -122,8 +132,8 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|x):[0-9٠-٩０-９+ -]{0,14}(:[0-9A-Za-z٣]{0,6}){0,3}",
-                        fullmatch=True)
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|x):[0-9٠-٩０-９+ -]{0,14}"
+                        r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 
 @SETTINGS

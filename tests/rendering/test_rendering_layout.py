@@ -11,9 +11,9 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.texts.labels import image_labels
-from engine.cards import DECK, Card, Seat, Suit, Team
+from engine.cards import DECK, Card, Seat, Suit, Team, cards_of
 from engine.game import Phase
-from engine.view import seat_view
+from engine.view import seat_view, seat_view_of
 from rendering import images
 from rendering.draw import CARD_H, CARD_W, card_face
 from rendering.examples import NAMES, fixed_public_view, fixed_results, fixed_view, sample_game
@@ -164,6 +164,25 @@ def test_numbers_under_the_cards_can_be_switched_off() -> None:
 
 def test_hand_png_is_small() -> None:
     assert len(render_hand(fixed_view(), theme=DEFAULT_THEME)) < 60_000
+
+
+# --- a whole deal ------------------------------------------------------------------------------------
+
+def test_deal_shows_every_seat_a_row_each_in_the_given_order() -> None:
+    game = sample_game(seed=4, hands=1, extra_plays=0)
+    hand = game.hands[0]
+    public = fixed_public_view()
+    order = [Seat.W, Seat.N, Seat.E, Seat.S]
+    views = [seat_view_of(public, seat, tuple(cards_of(hand.deal[seat])), ()) for seat in order]
+    img = decode(images.render_deal(views, NAMES, theme=DEFAULT_THEME))
+    w, h = hand_size()
+    assert img.size == (w, 4 * (images.DEAL_PLATE_H + h))
+    for row, view in enumerate(views):
+        boxes = hand_card_boxes(8)
+        for card, (x, y) in zip(hand_order(view), boxes, strict=True):
+            # Nothing raised or dimmed: every card sits in its row's lowered slot, as dealt.
+            top = row * (images.DEAL_PLATE_H + h) + images.DEAL_PLATE_H
+            assert matches_card_at(img, card, (x, top + y)), (view.seat, card)
 
 
 # --- trick --------------------------------------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""Matches that are over, read back from the store for replays, exports and the lists that offer them.
+
+A match is shown only once it is over (finished or stopped): a replay shows every seat's cards, which a
+running match must not reveal. It is found by its table id within one server: the same refusal for an
+unknown id and for another server's match, so neither is told apart. Its results, needed for the lists,
+are worked out by replaying the match once and then remembered (a match that is over never changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.model import Actor, Table, TableStatus
+from engine.actions import Action
+from engine.cards import Team
+from engine.replay import Replay
+
+RESULTS_KEPT = 1024  # matches whose totals are remembered
+
+
+class ArchiveStore(Protocol):
+    """What the archive reads (``bot.store.sqlite.SqliteStore`` implements it)."""
+
+    async def load_table(self, table_id: int) -> Table | None: ...
+
+    async def actions(self, table_id: int) -> list[tuple[Action, Actor]]: ...
+
+    async def recent_matches(self, guild_id: int, user_id: int, limit: int) -> list[tuple[Table, str]]: ...
+
+    async def updated_at(self, table_id: int) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match that is over: its table as stored (seats, settings, server) and its actions."""
+
+    table: Table
+    replay: Replay
+
+    @property
+    def id(self) -> int:
+        return self.table.id
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    totals: tuple[int, int]  # NS, EW
+    finished: bool  # played to the end (not stopped)
+    winner: Team | None  # None: a draw, or stopped
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """One line of a list of matches."""
+
+    table: Table
+    ended: str  # when the match was last changed (its end), ISO 8601 as stored
+    outcome: Outcome
+
+
+class MatchArchive:
+    def __init__(self, store: ArchiveStore | None, live: Callable[[int], Table | None]) -> None:
+        self.store = store
+        self.live = live  # a table the service keeps in memory, whose status is newer than the store's
+        self._outcomes: OrderedDict[int, Outcome] = OrderedDict()
+
+    def status(self, table: Table) -> TableStatus:
+        """The table's status now: a finished game is stored as finished only once its end is announced."""
+        kept = self.live(table.id)
+        return kept.status if kept is not None else table.status
+
+    async def match(self, table_id: int, guild_id: int | None) -> Match:
+        """The match with this id in this server, once it is over; refused (ServiceError) otherwise."""
+        table = await self.store.load_table(table_id) if self.store is not None else None
+        if table is None or guild_id is None or table.guild_id != guild_id:
+            raise ServiceError(ServiceErrorCode.NO_MATCH, {"table": table_id})
+        status = self.status(table)
+        if status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+            raise ServiceError(ServiceErrorCode.MATCH_NOT_OVER, {"table": table_id})
+        assert self.store is not None
+        replay = Replay(table.rules, [action for action, _ in await self.store.actions(table_id)])
+        if not replay.hands:
+            raise ServiceError(ServiceErrorCode.MATCH_EMPTY, {"table": table_id})
+        table.status = status
+        return Match(table, replay)
+
+    @staticmethod
+    def work_out(match: Match) -> Outcome:
+        """The match's totals and winner, by replaying it (a few milliseconds of pure Python)."""
+        game = match.replay.final()
+        return Outcome((game.totals[0], game.totals[1]), game.finished, game.winner if game.finished else None)
+
+    async def outcome(self, match: Match) -> Outcome:
+        """The match's totals and winner: worked out off the event loop (which serves the tables), then
+        remembered."""
+        known = self._outcomes.get(match.id)
+        if known is not None:
+            self._outcomes.move_to_end(match.id)
+            return known
+        known = await asyncio.to_thread(self.work_out, match)
+        self._outcomes[match.id] = known
+        while len(self._outcomes) > RESULTS_KEPT:
+            self._outcomes.popitem(last=False)
+        return known
+
+    async def summary(self, table_id: int, guild_id: int) -> MatchSummary | None:
+        """The list line of one match of this server that is over; None for any other id."""
+        try:
+            match = await self.match(table_id, guild_id)
+        except ServiceError:
+            return None
+        assert self.store is not None
+        return MatchSummary(match.table, await self.store.updated_at(table_id) or "", await self.outcome(match))
+
+    async def recent(self, guild_id: int, user_id: int, limit: int = 25) -> list[MatchSummary]:
+        """The matches over in this server that ``user_id`` hosted or sat at, newest first."""
+        if self.store is None:
+            return []
+        out: list[MatchSummary] = []
+        for table, ended in await self.store.recent_matches(guild_id, user_id, limit):
+            known = self._outcomes.get(table.id)
+            if known is None:
+                actions = [action for action, _ in await self.store.actions(table.id)]
+                known = await self.outcome(Match(table, Replay(table.rules, actions)))
+            out.append(MatchSummary(table, ended, known))
+        return out
