@@ -290,18 +290,23 @@ async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, p
                 (scope, min_matches, per_page, page * per_page)) as cursor:
             rows = await cursor.fetchall()
     else:
-        period = ("WITH active AS (SELECT player, count(*) AS n FROM rating_changes WHERE scope = ? AND at >= ? "
-                  "GROUP BY player HAVING n >= ?) ")
-        async with db.execute(period + "SELECT count(*) FROM active", (scope, since, min_matches)) as cursor:
-            row = await cursor.fetchone()
-        total = int(row[0]) if row is not None else 0
+        # The period's players from the index by time (not by player: a period is a small slice of the history);
+        # the page and the number of players in one pass.
+        period = ("WITH active AS (SELECT player, count(*) AS n FROM rating_changes INDEXED BY rating_changes_period "
+                  "WHERE scope = ? AND at >= ? GROUP BY player HAVING n >= ?) "
+                  "SELECT r.player, r.mu, r.sigma, active.n, count(*) OVER () FROM active JOIN ratings r "
+                  "ON r.scope = ? AND r.player = active.player ORDER BY r.conservative DESC, r.player LIMIT ? OFFSET ?")
+        page = max(page, 0)
+        async with db.execute(period, (scope, since, min_matches, scope, per_page, page * per_page)) as cursor:
+            rows = list(await cursor.fetchall())
+        if not rows and page > 0:  # past the last page (the board shrank): show the last one
+            async with db.execute(period, (scope, since, min_matches, scope, 1, 0)) as cursor:
+                first = await cursor.fetchone()
+            if first is not None:
+                last = (int(first[4]) - 1) // per_page
+                return await leaderboard(db, scope, since, last, per_page, min_matches)
+        total = int(rows[0][4]) if rows else 0
         pages = max(1, math.ceil(total / per_page))
-        page = min(max(page, 0), pages - 1)
-        async with db.execute(
-                period + "SELECT r.player, r.mu, r.sigma, active.n FROM active JOIN ratings r "
-                "ON r.scope = ? AND r.player = active.player ORDER BY r.conservative DESC, r.player LIMIT ? OFFSET ?",
-                (scope, since, min_matches, scope, per_page, page * per_page)) as cursor:
-            rows = await cursor.fetchall()
     entries = [BoardEntry(page * per_page + i + 1, row[0], Rating(row[1], row[2]), int(row[3]))
                for i, row in enumerate(rows)]
     return BoardPage(entries, page, pages, total)

@@ -365,3 +365,14 @@ async def test_a_failing_backfill_leaves_the_database_at_schema_0005(tmp_path: P
 
 def test_conservative_rating_is_mu_minus_three_sigma() -> None:
     assert conservative(25.0, 8.0) == 1.0
+
+
+def test_bench_stats_generates_the_player_and_times_the_three_queries(tmp_path: Path) -> None:
+    from bot.cli.bench_stats import bench_stats
+
+    result = bench_stats(16 * 300, tmp_path / "bench.sqlite3")
+    assert (result["hands"], result["matches"]) == (4800, 300)
+    assert (result["player_matches"], result["player_hands"]) == (3, 48)  # every hundredth match
+    for key in ("stats_query_ms", "leaderboard_query_ms", "history_query_ms"):
+        assert isinstance(result[key], float) and result[key] >= 0
+    assert "review_hand_s" not in result  # the review's own benchmark adds it
