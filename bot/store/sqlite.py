@@ -329,6 +329,15 @@ class SqliteStore:
     async def history(self, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
         return await stats.history(self.db, guild_id, player, limit)
 
+    async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each user last sat at a table with (for images, which cannot show mentions)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self.db.execute(f"SELECT user_id, name FROM seats WHERE user_id IN ({marks}) AND name != '' "
+                                   "ORDER BY table_id", tuple(user_ids)) as cursor:
+            return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}
+
     async def accuracy(self, player: str) -> float | None:
         """The player's review accuracy; None until their matches are reviewed (the reviews' seam)."""
         return await stats.accuracy(self.db, player)

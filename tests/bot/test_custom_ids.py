@@ -23,6 +23,7 @@ from bot.discord_app.views import (
     DYNAMIC_ITEMS,
     BackButton,
     BidButton,
+    BoardPageButton,
     CardButton,
     DeclineButton,
     LobbyButton,
@@ -30,6 +31,7 @@ from bot.discord_app.views import (
     RematchButton,
     RoemButton,
     SeatSelect,
+    ShareStatsButton,
     ShowHandButton,
     TakeSeatButton,
     item_class,
@@ -48,7 +50,12 @@ BUILDS = {
     DeclineButton: st.builds(DeclineButton, TABLES, VERSIONS),
     **{kind: st.builds(kind, TABLES) for kind in (BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
                                                   RematchButton)},
+    ShareStatsButton: st.one_of(st.builds(ShareStatsButton, st.integers(1, 10**20 - 1), st.none()),
+                                st.builds(ShareStatsButton, st.none(), st.sampled_from(["easy", "normal", "hard"]))),
+    BoardPageButton: st.builds(BoardPageButton, st.sampled_from(["s", "g"]), st.sampled_from(["all", "month", "week"]),
+                               st.integers(0, 10**5 - 1)),
 }
+TOO_BIG = {"ss": 10**20, "lb": 10**5}  # the statistics' ids: a Discord id, a leaderboard page
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
                   "nl": "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de tafel."}
@@ -68,7 +75,8 @@ def parsed(custom_id: str) -> Any:
 
 
 def fields(item: Any) -> tuple[Any, ...]:
-    return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op")))
+    return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op", "user",
+                                                                 "level", "scope", "period", "page")))
 
 
 @SETTINGS
@@ -88,7 +96,7 @@ def numbers_in(custom_id: str) -> list[int]:
 @st.composite
 def misspelled(draw: st.DrawFn) -> str:
     """A canonical id spelled another way: its meaning may even be the same, but it is not how the bot writes it."""
-    parts = draw(ITEMS).custom_id.split(":")
+    parts = draw(ITEMS.filter(lambda item: bool(numbers_in(item.custom_id)))).custom_id.split(":")
     index = draw(st.sampled_from(numbers_in(":".join(parts))))
     how = draw(st.sampled_from(["zeros", "digits", "too big", "sign", "space", "appended", "prefix", "case"]))
     number = parts[index]
@@ -99,7 +107,8 @@ def misspelled(draw: st.DrawFn) -> str:
         position = draw(st.integers(0, len(number) - 1))
         parts[index] = number[:position] + chr(zero + int(number[position])) + number[position + 1:]
     elif how == "too big":
-        parts[index] = str(10**12 if index == 2 else 10**6) + draw(st.sampled_from(["", "0", "123"]))
+        bound = TOO_BIG.get(parts[1], 10**12 if index == 2 else 10**6)
+        parts[index] = str(bound) + draw(st.sampled_from(["", "0", "123"]))
     elif how == "sign":
         parts[index] = draw(st.sampled_from(["+", "-"])) + number
     elif how == "space":
@@ -122,7 +131,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|x):[0-9٠-٩０-９+ -]{0,14}(:[0-9A-Za-z٣]{0,6}){0,3}",
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|ss|lb|x):[0-9٠-٩０-９+ -]{0,14}(:[0-9A-Za-z٣]{0,6}){0,3}",
                         fullmatch=True)
 
 
