@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -31,6 +32,8 @@ from engine.cards import SEATS, Seat
 from engine.events import Event
 from engine.game import Game
 from engine.record import export_record
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/klaverjas.sqlite3")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -159,6 +162,17 @@ class SqliteStore:
                 await self.db.execute("ROLLBACK")
                 raise
 
+    async def _counted(self, table: Table, write: Awaitable[object]) -> None:
+        """The statistics of an action or a match's end, in its transaction; should they fail (a bug), the game
+        goes on: the action or the end is stored without them, and the failure is logged."""
+        await self.db.execute("SAVEPOINT stats")
+        try:
+            await write
+        except Exception:
+            await self.db.execute("ROLLBACK TO stats")
+            log.exception("table %s: statistics not written", table.id)
+        await self.db.execute("RELEASE stats")
+
     async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
         async with self._writing:
             await self.db.execute(sql, parameters)
@@ -189,7 +203,7 @@ class SqliteStore:
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                  table.status.value, json.dumps(table.settings.to_dict()), table.id))
             await self._write_seats(table.id, table)
-            await stats.write_match_end(self.db, table, table.stoppers())
+            await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
 
     async def _write_seats(self, table_id: int, table: Table) -> None:
         await self.db.executemany(
@@ -210,7 +224,7 @@ class SqliteStore:
             await self.db.execute(
                 "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
-            await stats.write_hand(self.db, table, seq, events)
+            await self._counted(table, stats.write_hand(self.db, table, seq, events))
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",

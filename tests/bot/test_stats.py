@@ -376,3 +376,36 @@ def test_bench_stats_generates_the_player_and_times_the_three_queries(tmp_path: 
     for key in ("stats_query_ms", "leaderboard_query_ms", "history_query_ms"):
         assert isinstance(result[key], float) and result[key] >= 0
     assert "review_hand_s" not in result  # the review's own benchmark adds it
+
+
+async def test_a_failing_statistics_write_never_stops_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("bot.store.stats.write_hand", broken)
+    monkeypatch.setattr("bot.store.stats.write_match_end", broken)
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        table = await scripted_match(store)  # every action and the end are stored all the same
+        assert await store.record(table.id) is not None
+        assert await rows(store, "SELECT count(*) FROM actions WHERE table_id = ?", table.id) == [
+            (len(table.game.actions),)]
+        assert await rows(store, "SELECT status FROM tables WHERE id = ?", table.id) == [("finished",)]
+        assert await rows(store, "SELECT count(*) FROM hand_stats") == [(0,)]
+    assert any("statistics not written" in r.message for r in caplog.records)
+
+
+def test_who_played_a_hand_the_ai_played_for_a_seat() -> None:
+    from bot.stats.facts import Logged, hand_players
+
+    def log(*entries: tuple[int, str, Seat | None, int | None]) -> list[Logged]:
+        return [Logged(*entry) for entry in entries]
+
+    occupants = [human_key(ANNA), ai_key("easy"), human_key(DORA), ai_key("hard")]
+    # Hand 0: Anna plays; hand 1: the AI plays every turn for her while she is away (no user ids).
+    actions = log((0, "deal", None, None), (1, "call", Seat.N, ANNA), (2, "card", Seat.N, ANNA),
+                  (3, "deal", None, None), (4, "card", Seat.N, None), (5, "card", Seat.S, None))
+    players = hand_players(actions, 1, occupants, ai_key("normal"))
+    assert players[Seat.N] == human_key(ANNA)  # away: still hers
+    assert players[Seat.S] == ai_key("normal")  # Dora sits there now, but no sign she played it: the table's AI
+    assert players[Seat.E] == ai_key("easy") and players[Seat.W] == ai_key("hard")
