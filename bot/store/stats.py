@@ -10,6 +10,7 @@ migration 0006, never by replaying games.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
@@ -33,6 +34,8 @@ from bot.tables.model import SeatKind, Table, TableStatus
 from engine.cards import SEATS, Seat, Team
 from engine.events import Event, HandSettled
 from engine.game import Game
+
+log = logging.getLogger(__name__)
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 MONTHS_SHOWN = 12
@@ -184,28 +187,45 @@ async def backfill(db: aiosqlite.Connection, load_table: Any) -> int:
         ids = [row[0] for row in await cursor.fetchall()]
     ends: list[tuple[str, int, Table, Game]] = []
     for table_id in ids:
-        table: Table = await load_table(table_id)
-        async with db.execute("SELECT kind, data, at FROM actions WHERE table_id = ? ORDER BY seq",
-                              (table_id,)) as cursor:
-            rows = list(await cursor.fetchall())
-        if not rows:
-            continue
-        log = await action_log(db, table_id)
-        game = Game(table.rules)
-        for kind, data, at in rows:
-            for event in game.apply(decode_action(kind, data)):
-                if isinstance(event, HandSettled):
-                    players = hand_players(log, event.hand, occupants(table), ai_key(table.settings.ai_level))
-                    await _insert_hand_rows(db, table, hand_rows(event.result, players), str(at))
-        if table.status in (TableStatus.FINISHED, TableStatus.STOPPED):
-            async with db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:
-                row = await cursor.fetchone()
-            ended = str(rows[-1][2]) if game.finished else str(row[0] if row is not None else rows[-1][2])
-            ends.append((ended, table_id, table, game))
+        # A stored game that does not replay (it never should) is skipped, not a reason to refuse the migration.
+        await db.execute("SAVEPOINT backfill")
+        try:
+            end = await _backfill_table(db, table_id, load_table)
+        except Exception as error:
+            await db.execute("ROLLBACK TO backfill")
+            log.warning("table %s: its stored game does not replay (%s): no statistics for it", table_id, error)
+            end = None
+        await db.execute("RELEASE backfill")
+        if end is not None:
+            ends.append(end)
     ends.sort(key=lambda end: (end[0], end[1]))
     for ended, _, table, game in ends:
         await write_match_end(db, table, (), ended, game)
     return len(ends)
+
+
+async def _backfill_table(db: aiosqlite.Connection, table_id: int,
+                          load_table: Any) -> tuple[str, int, Table, Game] | None:
+    """One table's hand rows; its end (when, id, table, game) when it ended, for the ratings in order."""
+    table: Table = await load_table(table_id)
+    async with db.execute("SELECT kind, data, at FROM actions WHERE table_id = ? ORDER BY seq",
+                          (table_id,)) as cursor:
+        rows = list(await cursor.fetchall())
+    if not rows:
+        return None
+    logged = await action_log(db, table_id)
+    game = Game(table.rules)
+    for kind, data, at in rows:
+        for event in game.apply(decode_action(kind, data)):
+            if isinstance(event, HandSettled):
+                players = hand_players(logged, event.hand, occupants(table), ai_key(table.settings.ai_level))
+                await _insert_hand_rows(db, table, hand_rows(event.result, players), str(at))
+    if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+        return None
+    async with db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    ended = str(rows[-1][2]) if game.finished or row is None else str(row[0])
+    return ended, table_id, table, game
 
 
 # ------------------------------------------------------------------ queries
