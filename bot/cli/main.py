@@ -34,7 +34,9 @@ The format: {DOCS}/record-format.md"""
 BENCH_EPILOG = """\
 load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
 loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match and
-requests_per_trick, then the conditions; see bot/cli/bench_load.py."""
+requests_per_trick, then the conditions; see bot/cli/bench_load.py.
+stats prints stats_query_ms, leaderboard_query_ms (the slowest scope and period) and history_query_ms, the
+median of a few runs each, then the generated database's size; see bot/cli/bench_stats.py."""
 
 RENDER_EPILOG = """\
 exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
@@ -83,9 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="records file (default: -, standard input)")
 
     bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
-    bench.add_argument("what", choices=["engine", "ai", "render", "load"],
+    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats"],
                        help="engine: hands per second; ai: decision times; render: image times and sizes; "
-                            "load: many tables at once in one bot process, against a fake Discord")
+                            "load: many tables at once in one bot process, against a fake Discord; "
+                            "stats: the statistics queries on a generated database")
     bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
     load = bench.add_argument_group("load only")
@@ -106,8 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--ramp-seconds", type=float, default=2.0, metavar="S",
                       help="table starts are spread over this long (default: %(default)s)")
     load.add_argument("--db", default=None, metavar="FILE",
-                      help="keep the tables' SQLite database in FILE, which must not exist yet (default: a "
-                           "temporary file, removed afterwards)")
+                      help="keep the SQLite database in FILE, which must not exist yet (default: a "
+                           "temporary file, removed afterwards); also for stats")
+    stats = bench.add_argument_group("stats only")
+    stats.add_argument("--total-hands", type=words.whole_number(16), default=1_000_000, metavar="N",
+                       help="hands to generate, in matches of 16; one player plays in every hundredth match "
+                            "(default: %(default)s)")
 
     render = command("render", "write one example of every image to a folder", RENDER_EPILOG)
     render.add_argument("--out", required=True, metavar="DIR", help="output folder, created if missing (required)")
@@ -183,6 +190,8 @@ def dispatch(args: argparse.Namespace) -> int:
     if command == "bench":
         if args.what == "load":
             return run_bench_load(args)
+        if args.what == "stats":
+            return run_bench_stats(args)
         return run_bench(args.what, args.seconds)
     if command == "render":
         return run_render(args.out)
@@ -285,6 +294,16 @@ def run_bench_load(args: argparse.Namespace) -> int:
                           ai_workers=args.ai_workers, think_ms=args.think_ms, ramp_s=args.ramp_seconds,
                           db=Path(args.db) if args.db is not None else None)
     print(json.dumps(bench_load(options)))
+    return 0
+
+
+def run_bench_stats(args: argparse.Namespace) -> int:
+    from bot.cli.bench_stats import bench_stats
+
+    if args.db is not None and Path(args.db).exists():
+        print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
+        return 2
+    print(json.dumps(bench_stats(args.total_hands, Path(args.db) if args.db is not None else None)))
     return 0
 
 

@@ -19,7 +19,7 @@ from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
 from bot.discord_app.handlers import handle_click, unknown_click
 from bot.discord_app.translator import Translator
-from bot.discord_app.views import DYNAMIC_ITEMS, TableItem
+from bot.discord_app.views import DYNAMIC_ITEMS, StatsItem, TableItem
 from bot.store.sqlite import SqliteStore
 from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
@@ -29,7 +29,8 @@ from bot.texts.catalog import COMMAND_TEXTS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches")
+EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches",
+              "bot.discord_app.cogs.stats", "bot.discord_app.cogs.leaderboard", "bot.discord_app.cogs.history")
 
 
 class KlaverjasBot(commands.Bot):
@@ -72,7 +73,7 @@ class KlaverjasBot(commands.Bot):
         if restored:
             log.info("rebuilt %d table(s) from the store", len(restored))
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None:
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem, /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
         await handle_click(self, interaction, item)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -17,12 +18,20 @@ import discord
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
-from bot.discord_app.messages import DM_CLOSED, hand_message, lobby_message
+from bot.discord_app.messages import DM_CLOSED, Payload, hand_message, lobby_message
 from bot.discord_app.replay_handlers import replay_step, send_export, send_replay
+from bot.discord_app.stats_messages import (
+    BOARD_PER_PAGE,
+    ai_name,
+    board_message,
+    no_stats_message,
+    stats_message,
+)
 from bot.discord_app.views import (
     CUSTOM_ID_PREFIX,
     BackButton,
     BidButton,
+    BoardPageButton,
     CardButton,
     DeclineButton,
     ExportButton,
@@ -33,11 +42,17 @@ from bot.discord_app.views import (
     ReplayStepButton,
     RoemButton,
     SeatSelect,
+    ShareStatsButton,
     ShowHandButton,
+    StatsItem,
     TableItem,
     TakeSeatButton,
     reaches_an_item,
 )
+from bot.stats import ratings
+from bot.stats.facts import ai_key, human_key
+from bot.stats.figures import PlayerStats
+from bot.stats.ratings import GLOBAL_SCOPE
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import seat_name, t
@@ -49,8 +64,14 @@ log = logging.getLogger(__name__)
 ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
 
 
-async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem) -> None:
+async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
     """Every button and menu of the bot: do what it says, or answer privately why not."""
+    if isinstance(item, ShareStatsButton | BoardPageButton):
+        try:
+            await stats_click(app, interaction, item)
+        except Exception as error:
+            await answer_failure(interaction, error)
+        return
     try:
         if isinstance(item, LobbyButton):
             await lobby_click(app, interaction, item.table, item.op)
@@ -287,3 +308,74 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
         payload = replace(payload, content=f"{note}\n{payload.content}")
     await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
     payload.stop()
+
+
+# ------------------------------------------------------------------ statistics: /stats, /leaderboard
+
+
+async def send_stats(app: KlaverjasApp, interaction: discord.Interaction[Any], player: str, name: str) -> None:
+    """/stats: privately, the figures as text and image, with a Share button (nothing to share: a short note)."""
+    lang = user_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    stats = await app.store.player_stats(player, interaction.guild_id)
+    if not stats.played and not stats.hands and not stats.unfinished:
+        await reply(interaction, no_stats_message(name, lang))
+        return
+    payload = await stats_payload(app, interaction, stats, name, share=True)
+    await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
+    payload.stop()
+
+
+async def stats_payload(app: KlaverjasApp, interaction: discord.Interaction[Any], stats: PlayerStats, name: str, *,
+                        share: bool) -> Payload:
+    lang = user_lang(interaction)
+    partner = stats.partner.partner if stats.partner is not None else ""
+    names = await app.store.names_of([int(partner[2:])] if partner.startswith("u:") else [])
+    defaults = await app.store.guild_defaults(interaction.guild_id) if interaction.guild_id is not None else None
+    felt = defaults.felt if defaults is not None else "green"
+    payload = stats_message(stats, name, names, lang, felt=felt, share=share)
+    return await asyncio.to_thread(payload.drawn)  # drawing takes a while: not on the event loop
+
+
+async def stats_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
+                      item: ShareStatsButton | BoardPageButton) -> None:
+    if interaction.guild_id is None:
+        raise ServiceError(ServiceErrorCode.NOT_HERE)
+    lang = user_lang(interaction)
+    if isinstance(item, BoardPageButton):
+        scope = interaction.guild_id if item.scope == "s" else GLOBAL_SCOPE
+        since = board_since(item.period)
+        board = await app.store.leaderboard(scope, since, item.page, BOARD_PER_PAGE, ratings.MIN_MATCHES)
+        payload = board_message(board, item.scope, item.period, ratings.MIN_MATCHES, lang)
+        await interaction.response.edit_message(**payload.edit_kwargs())
+        payload.stop()
+        return
+    # Share: the same figures, posted in the channel for everyone (in the sharer's language).
+    player = human_key(item.user) if item.user is not None else ai_key(item.level or "normal")
+    if item.user is not None and item.user == interaction.user.id:
+        name = interaction.user.display_name
+    elif item.user is not None:
+        name = (await app.store.names_of([item.user])).get(item.user) or t("stats.someone", lang)
+    else:
+        name = ai_name(player, lang) or t("stats.someone", lang)
+    stats = await app.store.player_stats(player, interaction.guild_id)
+    payload = await stats_payload(app, interaction, stats, name, share=False)
+    content = payload.content + "\n" + t("stats.shared", lang, mention=f"<@{interaction.user.id}>")
+    try:
+        await interaction.response.send_message(**replace(payload, content=content).send_kwargs(),
+                                                allowed_mentions=discord.AllowedMentions.none())
+    except discord.Forbidden:
+        log.info("could not share statistics in channel %s", interaction.channel_id)
+        await reply(interaction, t("stats.share_failed", lang))
+
+
+BOARD_PERIODS = {"all": None, "month": 30, "week": 7}
+
+
+def board_since(period: str) -> str | None:
+    """The start of a leaderboard period as the store's timestamps write it; None for all time."""
+    days = BOARD_PERIODS.get(period)
+    if days is None:
+        return None
+    start = datetime.now(UTC) - timedelta(days=days)
+    return start.strftime("%Y-%m-%dT%H:%M:%S.000Z")

@@ -509,6 +509,20 @@ class Interactions:
                                      "options": [{"name": sub, "type": 1, "options": opts}]})
         return payload
 
+    def slash(self, user: User, name: str, channel_id: int = CHANNEL_ID, *, sub: str | None = None,
+              dm: bool = False, options: list[dict[str, Any]] | None = None,
+              resolved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Any slash command: top-level (``/stats``) or with ``sub`` (``/klaverjas history``); ``options`` as
+        Discord sends them (type 6 for a user), ``resolved`` the users and members they name."""
+        payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id))
+        given = list(options or [])
+        data: dict[str, Any] = {"id": str(COMMAND_ID), "name": name, "type": 1,
+                                "options": [{"name": sub, "type": 1, "options": given}] if sub else given}
+        if resolved:
+            data["resolved"] = resolved
+        payload.update(type=2, data=data)
+        return payload
+
     def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int, *,
                      dm: bool = False) -> dict[str, Any]:
         payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id))
@@ -689,6 +703,13 @@ class OfflineBot:
         """A slash subcommand; ``dm``: typed in a direct message with the bot (``user`` and no guild)."""
         return await self.feed(self.interactions.command(user, sub, channel_id, permissions=permissions, dm=dm,
                                                          **options))
+
+    async def slash(self, user: User, name: str, channel_id: int = CHANNEL_ID, *, sub: str | None = None,
+                    dm: bool = False, options: list[dict[str, Any]] | None = None,
+                    resolved: dict[str, Any] | None = None) -> str:
+        """Any slash command (see ``Interactions.slash``); its token."""
+        return await self.feed(self.interactions.slash(user, name, channel_id, sub=sub, dm=dm, options=options,
+                                                       resolved=resolved))
 
     async def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int, *,
                            dm: bool = False) -> list[Any]:

@@ -9,7 +9,9 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 ``kj:seat:<table>`` (the lobby's seat menu), ``kj:take:<table>`` (take over an AI seat),
 ``kj:rm:<table>`` (Rematch); on the match-end message ``kj:rp:<table>`` (Replay) and ``kj:ex:<table>``
 (Export); on a private replay ``kj:rs:<table>:<viewer>:<position>:<nav>``, where the position is ``s`` (the
-score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id.
+score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id;
+the statistics' ``kj:ss:u:<user>`` or ``kj:ss:ai:<level>`` (share /stats in the channel) and
+``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard).
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ CUSTOM_ID_LIMIT = 100  # Discord's maximum length of a custom id
 # any other spelling matches no template and is answered as an invalid button (``handlers.unknown_click``).
 TABLE = r"(?P<table>[1-9][0-9]{0,11})"  # table ids count from 1
 VERSION = r"(?P<version>0|[1-9][0-9]{0,5})"  # actions in one match: a few hundred
-USER = r"(?P<user>[1-9][0-9]{0,19})"  # a Discord id (a 64-bit snowflake)
+USER = r"(?P<user>[1-9][0-9]{0,19})"  # a Discord id (a 64-bit snowflake: up to 20 digits)
 # A replay's position: the score sheet, or a hand (a race to a high target can be long) and its step (0: the
 # deal and bidding, 1-8: its tricks).
 POSITION = r"(?:s|(?P<hand>0|[1-9][0-9]{0,4})-(?P<step>[0-8]))"
+LEVEL = r"(?P<level>easy|normal|hard)"
+PAGE = r"(?P<page>0|[1-9][0-9]{0,4})"
 
 
 class LobbyOp(StrEnum):
@@ -54,10 +58,10 @@ LOBBY_STYLES = {LobbyOp.JOIN: discord.ButtonStyle.primary, LobbyOp.START: discor
 class ClickHandler(Protocol):
     """The bot object, as the buttons see it: where a click goes."""
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None: ...
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem, /) -> None: ...
 
 
-async def clicked(interaction: discord.Interaction[Any], item: TableItem) -> None:
+async def clicked(interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
     handler: ClickHandler = interaction.client
     await handler.on_click(interaction, item)
 
@@ -327,11 +331,52 @@ class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await clicked(interaction, self)
 
 
+class ShareStatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=rf"kj:ss:(?:u:{USER}|ai:{LEVEL})"):
+    """Under a private /stats answer: post the same statistics in the channel, for everyone."""
+
+    def __init__(self, user: int | None, level: str | None, lang: Language = Language.EN) -> None:
+        who = f"u:{user}" if user is not None else f"ai:{level}"
+        super().__init__(discord.ui.Button(label=t("button.share", lang), style=discord.ButtonStyle.primary,
+                                           custom_id=f"kj:ss:{who}"))
+        self.user = user
+        self.level = level
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ShareStatsButton:
+        return cls(int(match["user"]) if match["user"] else None, match["level"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=rf"kj:lb:(?P<scope>s|g):(?P<period>all|month|week):{PAGE}"):
+    """/leaderboard's previous and next page: the scope (this server or global), the period and the page."""
+
+    def __init__(self, scope: str, period: str, page: int, label: str = "", enabled: bool = True) -> None:
+        super().__init__(discord.ui.Button(label=label or str(page + 1), style=discord.ButtonStyle.secondary,
+                                           disabled=not enabled, custom_id=f"kj:lb:{scope}:{period}:{page}"))
+        self.scope = scope
+        self.period = period
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> BoardPageButton:
+        return cls(match["scope"], match["period"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+StatsItem = ShareStatsButton | BoardPageButton
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
-    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton)
+    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -19,13 +21,19 @@ from typing import Any
 
 import aiosqlite
 
+from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
+from bot.stats.ratings import MIN_MATCHES
+from bot.store import stats
 from bot.store.codec import decode_action, encode_action
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from engine.actions import Action
 from engine.ai.players import Level
 from engine.cards import SEATS, Seat
+from engine.events import Event
 from engine.game import Game
 from engine.record import export_record
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/klaverjas.sqlite3")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -48,6 +56,29 @@ def migrations() -> list[tuple[int, str, str]]:
         if number != expected:
             raise StoreError(f"migration {name} is out of sequence: expected number {expected:04d}")
     return found
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of a migration script, each whole (a trigger's body included), comments kept."""
+    out: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip())
+            pending = ""
+    rest = "\n".join(line for line in pending.splitlines() if not line.strip().startswith("--")).strip()
+    if rest:
+        raise StoreError(f"a migration ends in an unfinished statement: {rest[:80]!r}")
+    return out
+
+
+async def _backfill_stats(store: SqliteStore) -> None:
+    await stats.backfill(store.db, store.load_table)
+
+
+# Python steps after a migration's SQL, in its transaction: rows that only replaying stored games can give.
+DATA_STEPS: dict[int, Callable[[SqliteStore], Awaitable[None]]] = {6: _backfill_stats}
 
 
 class SqliteStore:
@@ -93,18 +124,27 @@ class SqliteStore:
         return int(row[0]) if row else 0
 
     async def migrate(self) -> int:
-        """Apply the pending migrations in one transaction; returns the schema version."""
+        """Apply the pending migrations, and the data step of any that has one, in one transaction; returns the
+        schema version."""
         current = await self.schema_version()
         scripts = migrations()
         if current > len(scripts):
             raise StoreError(f"{self.path} has schema version {current}, newer than this bot knows "
                              f"({len(scripts)}): update the bot or use another database file")
-        pending = [sql for number, _, sql in scripts if number > current]
+        pending = [(number, sql) for number, _, sql in scripts if number > current]
         if not pending:
             return current
-        script = "BEGIN;\n" + "\n".join(pending) + f"\nPRAGMA user_version = {len(scripts)};\nCOMMIT;"
+        # Statement by statement rather than executescript, which would commit before a data step could run.
+        await self.db.execute("BEGIN")
         try:
-            await self.db.executescript(script)
+            for number, sql in pending:
+                for statement in statements(sql):
+                    await self.db.execute(statement)
+                step = DATA_STEPS.get(number)
+                if step is not None:
+                    await step(self)
+            await self.db.execute(f"PRAGMA user_version = {len(scripts)}")
+            await self.db.execute("COMMIT")
         except Exception as error:
             if self.db.in_transaction:
                 await self.db.execute("ROLLBACK")
@@ -121,6 +161,17 @@ class SqliteStore:
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise
+
+    async def _counted(self, table: Table, write: Awaitable[object]) -> None:
+        """The statistics of an action or a match's end, in its transaction; should they fail (a bug), the game
+        goes on: the action or the end is stored without them, and the failure is logged."""
+        await self.db.execute("SAVEPOINT stats")
+        try:
+            await write
+        except Exception:
+            await self.db.execute("ROLLBACK TO stats")
+            log.exception("table %s: statistics not written", table.id)
+        await self.db.execute("RELEASE stats")
 
     async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
         async with self._writing:
@@ -141,6 +192,8 @@ class SqliteStore:
         return table_id
 
     async def save_table(self, table: Table) -> None:
+        """Keep the table; a match's end (finished or stopped) is stored with its statistics and rating updates,
+        once."""
         async with self._transaction():
             await self.db.execute(
                 "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
@@ -150,6 +203,7 @@ class SqliteStore:
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                  table.status.value, json.dumps(table.settings.to_dict()), table.id))
             await self._write_seats(table.id, table)
+            await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
 
     async def _write_seats(self, table_id: int, table: Table) -> None:
         await self.db.executemany(
@@ -162,12 +216,15 @@ class SqliteStore:
              for seat, info in zip(SEATS, table.seats, strict=True)])
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
-                            user_id: int | None) -> None:
+                            user_id: int | None, events: Sequence[Event] = ()) -> None:
+        """Store one action; when its ``events`` settle a hand, that hand's statistics go in the same transaction."""
         kind, data = encode_action(action)
-        # The primary key (table_id, seq) refuses a second write of the same position: never twice.
-        await self._write(
-            "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
+        async with self._transaction():
+            # The primary key (table_id, seq) refuses a second write of the same position: never twice.
+            await self.db.execute(
+                "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
+            await self._counted(table, stats.write_hand(self.db, table, seq, events))
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",
@@ -290,3 +347,28 @@ class SqliteStore:
         game = Game(table.rules)
         game.apply_all(action for action, _ in await self.actions(table_id))
         return export_record(game)
+
+    # ------------------------------------------------------------ statistics (bot.store.stats)
+
+    async def player_stats(self, player: str, scope: int | None) -> PlayerStats:
+        return await stats.player_stats(self.db, player, scope)
+
+    async def leaderboard(self, scope: int, since: str | None, page: int, per_page: int,
+                          min_matches: int = MIN_MATCHES) -> BoardPage:
+        return await stats.leaderboard(self.db, scope, since, page, per_page, min_matches)
+
+    async def history(self, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
+        return await stats.history(self.db, guild_id, player, limit)
+
+    async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each user last sat at a table with (for images, which cannot show mentions)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self.db.execute(f"SELECT user_id, name FROM seats WHERE user_id IN ({marks}) AND name != '' "
+                                   "ORDER BY table_id", tuple(user_ids)) as cursor:
+            return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}
+
+    async def accuracy(self, player: str) -> float | None:
+        """The player's review accuracy; None until their matches are reviewed (the reviews' seam)."""
+        return await stats.accuracy(self.db, player)

@@ -133,6 +133,7 @@ class Table:
     game: Game = field(default_factory=Game)
     actors: list[Actor] = field(default_factory=list)  # parallel to game.actions
     stop_votes: set[int] = field(default_factory=set)
+    stopped_by: int | None = None  # who stopped the match (in memory: the statistics count it as abandoned)
     last_acted: dict[Seat, int] = field(default_factory=dict)  # version at each seat's last own action
     # seat -> (version of its turn, whether the front end got that turn's prompt to the player); in memory only
     turn_prompts: dict[Seat, tuple[int, bool]] = field(default_factory=dict)
@@ -168,6 +169,10 @@ class Table:
     def host_name(self) -> str:
         seat = self.seat_of(self.host_id)
         return self.seats[seat].name if seat is not None else ""
+
+    def stoppers(self) -> set[int]:
+        """Who stopped the match or voted to stop it (a stopped match is abandoned for them)."""
+        return self.stop_votes | ({self.stopped_by} if self.stopped_by is not None else set())
 
     def seat_of(self, user_id: int) -> Seat | None:
         for seat in SEATS:

@@ -26,6 +26,7 @@ from bot.tables.events import GameProgress, ServiceEvent, Subscriber
 from bot.tables.model import Actor, Table, TableStatus
 from engine.actions import Action, Claim
 from engine.cards import Seat
+from engine.events import Event
 from engine.game import Game
 from engine.settings import Rules
 
@@ -42,7 +43,7 @@ class Store(Protocol):
     async def save_table(self, table: Table) -> None: ...
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
-                            user_id: int | None) -> None: ...
+                            user_id: int | None, events: Sequence[Event] = ()) -> None: ...
 
     async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]: ...
 
@@ -195,7 +196,8 @@ class TableRegistry:
         seq = len(game.actions) - 1
         if self.store is not None:
             try:
-                await self.store.append_action(table, seq, action, seat, actor, user_id)
+                # The events go along: a hand they settle is counted in the same transaction (statistics).
+                await self.store.append_action(table, seq, action, seat, actor, user_id, events)
             except BaseException:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])

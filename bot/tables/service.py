@@ -468,6 +468,7 @@ class TableService:
                 if len(table.stop_votes) * 2 <= len(humans):
                     return False
             table.status = TableStatus.STOPPED
+            table.stopped_by = user_id
             await self.registry.save(table)
             self.driver.schedule(table)  # stops the game's driver; the table leaves memory a while later
             await self.registry.emit(TableStopped(table, user_id))

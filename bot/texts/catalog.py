@@ -473,6 +473,86 @@ TEXTS.update({
     "hint.aces_many": (" and {count} aces beside them", " en {count} azen ernaast"),
 })
 
+# ------------------------------------------------------------------ statistics: /stats, /leaderboard, history
+
+TEXTS.update({
+    "stats.title": ("Statistics of {name}", "Statistieken van {name}"),
+    "stats.matches": ("Matches: {played} (won {won}, drawn {drawn}, lost {lost}, abandoned {abandoned}) · "
+                      "win rate {rate}",
+                      "Partijen: {played} (gewonnen {won}, gelijk {drawn}, verloren {lost}, afgebroken {abandoned}) · "
+                      "winstpercentage {rate}"),
+    "stats.hands": ("Hands: {hands} · chose trump {chose}: made {made} ({made_rate}), nat {nat} ({nat_rate}) · "
+                    "pits {pits}",
+                    "Rondes: {hands} · zelf troef gekozen {chose}: gehaald {made} ({made_rate}), nat {nat} "
+                    "({nat_rate}) · pit {pits}"),
+    "stats.per_hand": ("Per hand: {points} points, {roem} roem", "Per ronde: {points} punten, {roem} roem"),
+    "stats.rating": ("Rating in this server: {rating} · all servers: {global_rating}",
+                     "Rating op deze server: {rating} · alle servers: {global_rating}"),
+    "stats.rating_value": ("{conservative} ({mu} ± {sigma})", "{conservative} ({mu} ± {sigma})"),
+    "stats.no_rating": ("none yet", "nog geen"),
+    "stats.accuracy": ("Accuracy: {accuracy}", "Nauwkeurigheid: {accuracy}"),
+    "stats.not_reviewed": ("not reviewed yet", "nog niet beoordeeld"),
+    "stats.partner": ("Partner most often: {partner}, {matches} matches ({won} won, {drawn} drawn, {lost} lost)",
+                      "Vaakst je maat: {partner}, {matches} partijen ({won} gewonnen, {drawn} gelijk, "
+                      "{lost} verloren)"),
+    "stats.trump": ("Favourite trump: {suit}", "Favoriete troef: {suit}"),
+    "stats.none": ("{name} has not played a match yet.", "{name} heeft nog geen partij gespeeld."),
+    "stats.no_bots": ("Bots have no statistics; the AI players have theirs: use the ai option (easy, normal, hard).",
+                      "Bots hebben geen statistieken; de AI-spelers wel: gebruik de optie ai (makkelijk, normaal, "
+                      "moeilijk)."),
+    "stats.shared": ("Shared by {mention}.", "Gedeeld door {mention}."),
+    "stats.share_failed": ("I may not post in this channel, so the statistics stay private.",
+                           "Ik mag in dit kanaal niets plaatsen, dus de statistieken blijven privé."),
+    "stats.ai_name": ("AI {level}", "AI {level}"),
+    "stats.someone": ("a player", "een speler"),
+    "stats.dash": ("—", "—"),
+    "button.share": ("Share in the channel", "Delen in het kanaal"),
+    # the figures on the /stats image: label, then the charts' captions
+    "stats.label.matches": ("Matches", "Partijen"),
+    "stats.label.record": ("Won · drawn · lost", "Gewonnen · gelijk · verloren"),
+    "stats.label.abandoned": ("Abandoned", "Afgebroken"),
+    "stats.label.win_rate": ("Win rate", "Winstpercentage"),
+    "stats.label.hands": ("Hands", "Rondes"),
+    "stats.label.chose": ("Chose trump", "Zelf troef gekozen"),
+    "stats.label.made": ("Made · nat", "Gehaald · nat"),
+    "stats.label.pits": ("Pits", "Pit"),
+    "stats.label.roem": ("Roem per hand", "Roem per ronde"),
+    "stats.label.points": ("Points per hand", "Punten per ronde"),
+    "stats.label.rating": ("Rating (this server)", "Rating (deze server)"),
+    "stats.label.global": ("Rating (all servers)", "Rating (alle servers)"),
+    "stats.label.accuracy": ("Accuracy", "Nauwkeurigheid"),
+    "stats.label.trump": ("Favourite trump", "Favoriete troef"),
+    "stats.label.partner": ("Partner most often", "Vaakst je maat"),
+    "stats.chart.rating": ("Rating over time", "Rating door de tijd"),
+    "stats.chart.monthly": ("Points per hand by month", "Punten per ronde per maand"),
+    "stats.chart.empty": ("Not enough matches yet", "Nog te weinig partijen"),
+    # /leaderboard
+    "board.title": ("**Leaderboard: {scope}, {period}** (page {page} of {pages})",
+                    "**Ranglijst: {scope}, {period}** (pagina {page} van {pages})"),
+    "board.scope_server": ("this server", "deze server"),
+    "board.scope_global": ("all servers", "alle servers"),
+    "board.period_all": ("all time", "aller tijden"),
+    "board.period_month": ("the last 30 days", "de afgelopen 30 dagen"),
+    "board.period_week": ("the last 7 days", "de afgelopen 7 dagen"),
+    "board.line": ("{rank}. {name} — {rating} ({matches} matches)", "{rank}. {name} — {rating} ({matches} partijen)"),
+    "board.empty": ("Nobody has {min} rated matches here yet.", "Nog niemand heeft hier {min} partijen met rating."),
+    "board.note": ("Ranked by rating minus three times its uncertainty; at least {min} matches to appear.",
+                   "Gerangschikt op rating min drie keer de onzekerheid; vanaf {min} partijen."),
+    "button.previous": ("◀ Previous", "◀ Vorige"),
+    "button.next": ("Next ▶", "Volgende ▶"),
+    # /klaverjas history
+    "history.title": ("**Recent matches of {name} in this server**", "**Recente partijen van {name} op deze server**"),
+    "history.line": ("{date} · table #{table} · {us} {own} – {them} {other} · {result} · {settings} · {link}",
+                     "{date} · tafel #{table} · {us} {own} – {them} {other} · {result} · {settings} · {link}"),
+    "history.none": ("{name} has no matches in this server yet.", "{name} heeft nog geen partijen op deze server."),
+    "history.won": ("won", "gewonnen"),
+    "history.drawn": ("drawn", "gelijk"),
+    "history.lost": ("lost", "verloren"),
+    "history.abandoned": ("abandoned", "afgebroken"),
+    "history.unfinished": ("stopped", "gestopt"),
+    "history.no_thread": ("no thread", "geen draad"),
+})
+
 SUIT_NAMES = {EN: {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"},
               NL: {Suit.C: "klaver", Suit.D: "ruiten", Suit.H: "harten", Suit.S: "schoppen"}}
 SEAT_NAMES = {EN: {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"},
@@ -862,6 +942,26 @@ COMMAND_TEXTS: dict[str, str] = {
     "match": "partij",
     "The match: pick one of yours from the list, or type its number":
         "De partij: kies er een van jou uit de lijst, of typ het nummer",
+    # statistics (bot.discord_app.cogs.stats, leaderboard, history)
+    "stats": "statistieken",
+    "Show a player's statistics (privately; you can share them)":
+        "Toon de statistieken van een speler (privé; je kunt ze delen)",
+    "player": "speler",
+    "The player (default: you)": "De speler (standaard: jij)",
+    "An AI level instead of a player": "Een AI-niveau in plaats van een speler",
+    "leaderboard": "ranglijst",
+    "Show the leaderboard of ratings": "Toon de ranglijst van ratings",
+    "scope": "bereik",
+    "This server or all servers": "Deze server of alle servers",
+    "period": "periode",
+    "All time, the last 30 days or the last 7 days": "Aller tijden, de afgelopen 30 dagen of 7 dagen",
+    "server": "server",
+    "global": "alle servers",
+    "all": "altijd",
+    "month": "maand",
+    "week": "week",
+    "history": "geschiedenis",
+    "Recent matches in this server": "Recente partijen op deze server",
 }
 # The choices of the settings' options: the values' Dutch words.
 COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")

@@ -23,6 +23,7 @@ from bot.discord_app.views import (
     DYNAMIC_ITEMS,
     BackButton,
     BidButton,
+    BoardPageButton,
     CardButton,
     DeclineButton,
     ExportButton,
@@ -34,6 +35,7 @@ from bot.discord_app.views import (
     ReplayStepButton,
     RoemButton,
     SeatSelect,
+    ShareStatsButton,
     ShowHandButton,
     TakeSeatButton,
     item_class,
@@ -55,7 +57,12 @@ BUILDS = {
     ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
                                 st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
                                 st.sampled_from(list(ReplayNav))),
+    ShareStatsButton: st.one_of(st.builds(ShareStatsButton, st.integers(1, 10**20 - 1), st.none()),
+                                st.builds(ShareStatsButton, st.none(), st.sampled_from(["easy", "normal", "hard"]))),
+    BoardPageButton: st.builds(BoardPageButton, st.sampled_from(["s", "g"]), st.sampled_from(["all", "month", "week"]),
+                               st.integers(0, 10**5 - 1)),
 }
+TOO_BIG = {"ss": 10**20, "lb": 10**5}  # the statistics' ids: a Discord id, a leaderboard page
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
                   "nl": "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de tafel."}
@@ -76,7 +83,8 @@ def parsed(custom_id: str) -> Any:
 
 def fields(item: Any) -> tuple[Any, ...]:
     return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op", "viewer",
-                                                                 "position", "nav")))
+                                                                 "position", "nav", "user", "level", "scope",
+                                                                 "period", "page")))
 
 
 @SETTINGS
@@ -96,7 +104,7 @@ def numbers_in(custom_id: str) -> list[int]:
 @st.composite
 def misspelled(draw: st.DrawFn) -> str:
     """A canonical id spelled another way: its meaning may even be the same, but it is not how the bot writes it."""
-    parts = draw(ITEMS).custom_id.split(":")
+    parts = draw(ITEMS.filter(lambda item: bool(numbers_in(item.custom_id)))).custom_id.split(":")
     index = draw(st.sampled_from(numbers_in(":".join(parts))))
     how = draw(st.sampled_from(["zeros", "digits", "too big", "sign", "space", "appended", "prefix", "case"]))
     number = parts[index]
@@ -108,7 +116,7 @@ def misspelled(draw: st.DrawFn) -> str:
         parts[index] = number[:position] + chr(zero + int(number[position])) + number[position + 1:]
     elif how == "too big":
         # Past each number's bound: a table id has at most 12 digits, a user id 20, a version 6.
-        bound = 10**12 if index == 2 else 10**20 if parts[1] == "rs" else 10**6
+        bound = TOO_BIG.get(parts[1]) or (10**12 if index == 2 else 10**20 if parts[1] == "rs" else 10**6)
         parts[index] = str(bound) + draw(st.sampled_from(["", "0", "123"]))
     elif how == "sign":
         parts[index] = draw(st.sampled_from(["+", "-"])) + number
@@ -132,7 +140,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|x):[0-9٠-٩０-９+ -]{0,14}"
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|x):[0-9٠-٩０-９+ -]{0,14}"
                         r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 

@@ -1,0 +1,356 @@
+"""The statistics tables (migration 0006): their writes, the backfill of older games, and the queries.
+
+The writes run inside the store's transactions (``SqliteStore.append_action`` for a hand that settles,
+``SqliteStore.save_table`` for a match's end), so a hand or a match is counted exactly when it is stored.
+What is written is worked out by ``bot.stats.facts`` and ``bot.stats.ratings``; this module only reads and
+writes rows. The queries answer ``/stats``, ``/leaderboard`` and ``/klaverjas history`` from the indexes of
+migration 0006, never by replaying games.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.stats.facts import (
+    HandRow,
+    Logged,
+    MatchFacts,
+    ai_key,
+    hand_players,
+    hand_rows,
+    human_key,
+    match_facts,
+)
+from bot.stats.figures import BoardEntry, BoardPage, HistoryEntry, PartnerRecord, PlayerStats
+from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
+from bot.store.codec import decode_action
+from bot.tables.model import SeatKind, Table, TableStatus
+from engine.cards import SEATS, Seat, Team
+from engine.events import Event, HandSettled
+from engine.game import Game
+
+log = logging.getLogger(__name__)
+
+NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+MONTHS_SHOWN = 12
+HISTORY_POINTS = 200  # rating changes drawn in the chart (the latest)
+
+
+# ------------------------------------------------------------------ reading what the writes need
+
+
+async def action_log(db: aiosqlite.Connection, table_id: int) -> list[Logged]:
+    async with db.execute("SELECT seq, kind, seat, user_id FROM actions WHERE table_id = ? ORDER BY seq",
+                          (table_id,)) as cursor:
+        rows = await cursor.fetchall()
+    return [Logged(row[0], row[1], Seat.parse(row[2]) if row[2] else None, row[3]) for row in rows]
+
+
+def occupants(table: Table) -> list[str]:
+    """Each seat's player now; an empty seat (never while playing) counts as the table's AI."""
+    out = []
+    for info in table.seats:
+        if info.kind is SeatKind.HUMAN and info.user_id is not None:
+            out.append(human_key(info.user_id))
+        elif info.kind is SeatKind.AI:
+            out.append(ai_key(info.ai_level))
+        else:
+            out.append(ai_key(table.settings.ai_level))
+    return out
+
+
+async def _stored_game(db: aiosqlite.Connection, table: Table) -> Game:
+    """The table's game with every stored action: the one in memory when it is complete, else replayed."""
+    async with db.execute("SELECT kind, data FROM actions WHERE table_id = ? ORDER BY seq", (table.id,)) as cursor:
+        rows = list(await cursor.fetchall())
+    if len(rows) == len(table.game.actions):
+        return table.game
+    game = Game(table.rules)
+    game.apply_all(decode_action(row[0], row[1]) for row in rows)
+    return game
+
+
+# ------------------------------------------------------------------ writes
+
+
+async def _insert_hand_rows(db: aiosqlite.Connection, table: Table, rows: Iterable[HandRow], settled_at: str) -> None:
+    await db.executemany(
+        "INSERT OR IGNORE INTO hand_stats (table_id, hand, seat, guild_id, player, team, chose, trump, playing, made, "
+        "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(table.id, r.hand, r.seat.letter, table.guild_id, r.player, r.team.name, int(r.chose), r.trump,
+          int(r.playing), int(r.made), int(r.nat), int(r.pit), r.points, r.roem, r.score, settled_at) for r in rows])
+
+
+async def write_hand(db: aiosqlite.Connection, table: Table, seq: int, events: Sequence[Event]) -> None:
+    """The rows of the hand the action ``seq`` settled (if it settled one). Inside the action's transaction."""
+    settled = [event for event in events if isinstance(event, HandSettled)]
+    if not settled:
+        return
+    log = await action_log(db, table.id)
+    async with db.execute("SELECT at FROM actions WHERE table_id = ? AND seq = ?", (table.id, seq)) as cursor:
+        row = await cursor.fetchone()
+    settled_at = str(row[0]) if row is not None else ""
+    for event in settled:
+        players = hand_players(log, event.hand, occupants(table), ai_key(table.settings.ai_level))
+        await _insert_hand_rows(db, table, hand_rows(event.result, players), settled_at)
+
+
+async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Collection[int] = (),
+                          ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
+    """The match rows and rating updates of a match that ended (finished, or stopped), once: a table that has
+    them, or never had a deal, is left alone. Inside the transaction that stores the end."""
+    if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+        return None
+    async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:
+        if await cursor.fetchone() is not None:
+            return None
+    log = await action_log(db, table.id)
+    if not any(entry.kind == "deal" for entry in log):
+        return None
+    if game is None:
+        game = await _stored_game(db, table)
+    async with db.execute("SELECT hand, seat, player FROM hand_stats WHERE table_id = ?", (table.id,)) as cursor:
+        played = [(row[0], Seat.parse(row[1]), row[2]) for row in await cursor.fetchall()]
+    finished = table.status is TableStatus.FINISHED and game.finished
+    totals = (game.totals[Team.NS], game.totals[Team.EW])
+    facts = match_facts(played, log, occupants(table), totals, finished, game.winner, stoppers)
+    if ended_at is None:
+        async with db.execute(f"SELECT {NOW}") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        ended_at = str(row[0])
+    settings = json.dumps(table.settings.to_dict())
+    await db.executemany(
+        "INSERT INTO match_stats (table_id, player, seat, team, partner, result, hands, team_total, other_total, "
+        "rated, guild_id, channel_id, thread_id, settings, ended_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(table.id, r.player, r.seat.letter, r.team.name, r.partner, r.result.value, r.hands, r.team_total,
+          r.other_total, int(r.rated), table.guild_id, table.channel_id, table.thread_id, settings, ended_at)
+         for r in facts.rows])
+    if facts.teams is not None:
+        scopes = [GLOBAL_SCOPE] + ([table.guild_id] if table.guild_id is not None else [])
+        for scope in scopes:
+            await _rate(db, scope, table.id, facts, ended_at)
+    return facts
+
+
+async def _rate(db: aiosqlite.Connection, scope: int, table_id: int, facts: MatchFacts, at: str) -> None:
+    assert facts.teams is not None
+    players = sorted(set(facts.teams[0] + facts.teams[1]))
+    current = await ratings_of(db, scope, players)
+    new = rate(facts.teams, facts.winner, current)
+    rated = {row.player for row in facts.rows if row.rated}  # not who abandoned it, nor who played itself
+    for player, rating in new.items():
+        if player not in rated:
+            continue
+        before = current.get(player)
+        await db.execute(
+            "INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope, player) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, conservative = excluded.conservative, matches = matches + 1, "
+            "updated_at = excluded.updated_at",
+            (scope, player, rating.mu, rating.sigma, rating.conservative, at))
+        start = before or DEFAULT
+        await db.execute(
+            "INSERT INTO rating_changes (scope, player, table_id, mu_before, sigma_before, mu, sigma, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (scope, player, table_id, start.mu, start.sigma, rating.mu, rating.sigma, at))
+
+
+async def ratings_of(db: aiosqlite.Connection, scope: int, players: Sequence[str]) -> dict[str, Rating]:
+    if not players:
+        return {}
+    marks = ", ".join("?" for _ in players)
+    async with db.execute(f"SELECT player, mu, sigma FROM ratings WHERE scope = ? AND player IN ({marks})",
+                          (scope, *players)) as cursor:
+        return {row[0]: Rating(row[1], row[2]) for row in await cursor.fetchall()}
+
+
+# ------------------------------------------------------------------ the backfill (a data step of migration 0006)
+
+
+async def backfill(db: aiosqlite.Connection, load_table: Any) -> int:
+    """Rows for every game stored before migration 0006: hand rows of every table that played, match rows and
+    ratings of the finished and stopped ones, rated in the order the matches ended. Runs in the migration's
+    transaction; ``load_table`` is the store's table loader. Who stopped a match was never stored, so an older
+    stopped match is abandoned only for those who left it. Returns the matches filled in."""
+    async with db.execute("SELECT id FROM tables WHERE status IN ('playing', 'finished', 'stopped') "
+                          "AND NOT EXISTS (SELECT 1 FROM hand_stats h WHERE h.table_id = tables.id) "
+                          "AND NOT EXISTS (SELECT 1 FROM match_stats m WHERE m.table_id = tables.id) "
+                          "ORDER BY id") as cursor:
+        ids = [row[0] for row in await cursor.fetchall()]
+    ends: list[tuple[str, int, Table, Game]] = []
+    for table_id in ids:
+        # A stored game that does not replay (it never should) is skipped, not a reason to refuse the migration.
+        await db.execute("SAVEPOINT backfill")
+        try:
+            end = await _backfill_table(db, table_id, load_table)
+        except Exception as error:
+            await db.execute("ROLLBACK TO backfill")
+            log.warning("table %s: its stored game does not replay (%s): no statistics for it", table_id, error)
+            end = None
+        await db.execute("RELEASE backfill")
+        if end is not None:
+            ends.append(end)
+    ends.sort(key=lambda end: (end[0], end[1]))
+    for ended, _, table, game in ends:
+        await write_match_end(db, table, (), ended, game)
+    return len(ends)
+
+
+async def _backfill_table(db: aiosqlite.Connection, table_id: int,
+                          load_table: Any) -> tuple[str, int, Table, Game] | None:
+    """One table's hand rows; its end (when, id, table, game) when it ended, for the ratings in order."""
+    table: Table = await load_table(table_id)
+    async with db.execute("SELECT kind, data, at FROM actions WHERE table_id = ? ORDER BY seq",
+                          (table_id,)) as cursor:
+        rows = list(await cursor.fetchall())
+    if not rows:
+        return None
+    logged = await action_log(db, table_id)
+    game = Game(table.rules)
+    for kind, data, at in rows:
+        for event in game.apply(decode_action(kind, data)):
+            if isinstance(event, HandSettled):
+                players = hand_players(logged, event.hand, occupants(table), ai_key(table.settings.ai_level))
+                await _insert_hand_rows(db, table, hand_rows(event.result, players), str(at))
+    if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+        return None
+    async with db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    ended = str(rows[-1][2]) if game.finished or row is None else str(row[0])
+    return ended, table_id, table, game
+
+
+# ------------------------------------------------------------------ queries
+
+
+async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None) -> PlayerStats:
+    """Everything ``/stats`` shows of ``player``: over all their matches; the rating in ``scope`` (a server)
+    and globally."""
+    counts: dict[str, int] = {}
+    async with db.execute("SELECT result, count(*) FROM match_stats WHERE player = ? GROUP BY result",
+                          (player,)) as cursor:
+        for result, count in await cursor.fetchall():
+            counts[result] = count
+    async with db.execute(
+            "SELECT count(*), coalesce(sum(chose), 0), coalesce(sum(chose * made), 0), coalesce(sum(chose * nat), 0), "
+            "coalesce(sum(pit), 0), coalesce(sum(roem), 0), coalesce(sum(score), 0) FROM hand_stats WHERE player = ?",
+            (player,)) as cursor:
+        hands_row = await cursor.fetchone()
+    assert hands_row is not None
+    async with db.execute("SELECT trump, count(*) AS n FROM hand_stats WHERE player = ? AND chose = 1 "
+                          "GROUP BY trump ORDER BY n DESC, trump LIMIT 1", (player,)) as cursor:
+        trump_row = await cursor.fetchone()
+    # The partner they played most with, people before AI levels; their record together.
+    async with db.execute(
+            "SELECT partner, count(*) AS n, sum(result = 'won'), sum(result = 'drawn'), sum(result = 'lost') "
+            "FROM match_stats WHERE player = ? AND partner IS NOT NULL AND partner != ? "
+            "AND result IN ('won', 'drawn', 'lost') "
+            "GROUP BY partner ORDER BY partner LIKE 'u:%' DESC, n DESC, partner LIMIT 1", (player, player)) as cursor:
+        partner_row = await cursor.fetchone()
+    scoped = await _rating_row(db, scope, player) if scope is not None else None
+    global_row = await _rating_row(db, GLOBAL_SCOPE, player)
+    chart_scope = scope if scoped is not None and scope is not None else GLOBAL_SCOPE
+    async with db.execute(
+            "SELECT at, mu, sigma FROM (SELECT at, mu, sigma FROM rating_changes WHERE scope = ? AND player = ? "
+            "ORDER BY at DESC LIMIT ?) ORDER BY at", (chart_scope, player, HISTORY_POINTS)) as cursor:
+        history = [(str(at), float(mu), float(sigma)) for at, mu, sigma in await cursor.fetchall()]
+    async with db.execute(
+            "SELECT substr(settled_at, 1, 7) AS month, avg(score), count(*) FROM hand_stats WHERE player = ? "
+            "GROUP BY month ORDER BY month DESC LIMIT ?", (player, MONTHS_SHOWN)) as cursor:
+        monthly = [(str(m), float(avg), int(n)) for m, avg, n in reversed(list(await cursor.fetchall()))]
+    return PlayerStats(
+        player=player, won=counts.get("won", 0), drawn=counts.get("drawn", 0), lost=counts.get("lost", 0),
+        abandoned=counts.get("abandoned", 0), unfinished=counts.get("unfinished", 0), hands=hands_row[0],
+        chose=hands_row[1], chose_made=hands_row[2], chose_nat=hands_row[3], pits=hands_row[4], roem=hands_row[5],
+        score=hands_row[6], favourite_trump=trump_row[0] if trump_row is not None else None,
+        partner=PartnerRecord(partner_row[0], partner_row[1], partner_row[2], partner_row[3], partner_row[4])
+        if partner_row is not None else None,
+        rating=scoped[0] if scoped is not None else None, rating_matches=scoped[1] if scoped is not None else 0,
+        global_rating=global_row[0] if global_row is not None else None,
+        accuracy=await accuracy(db, player), rating_history=history, monthly=monthly)
+
+
+async def _rating_row(db: aiosqlite.Connection, scope: int, player: str) -> tuple[Rating, int] | None:
+    async with db.execute("SELECT mu, sigma, matches FROM ratings WHERE scope = ? AND player = ?",
+                          (scope, player)) as cursor:
+        row = await cursor.fetchone()
+    return (Rating(row[0], row[1]), int(row[2])) if row is not None else None
+
+
+async def accuracy(db: aiosqlite.Connection, player: str) -> float | None:
+    """The share of the player's reviewed decisions close to the strong player's; None until reviews exist.
+
+    The seam for the reviews (migration 0007 adds them): until then no match of anyone is reviewed.
+    """
+    return None
+
+
+async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, page: int, per_page: int,
+                      min_matches: int = MIN_MATCHES) -> BoardPage:
+    """One page of the players ranked by conservative rating in ``scope``; with ``since`` (an ISO time) only
+    those with ``min_matches`` rated matches since then, counted in that period."""
+    if since is None:
+        async with db.execute("SELECT count(*) FROM ratings WHERE scope = ? AND matches >= ?",
+                              (scope, min_matches)) as cursor:
+            row = await cursor.fetchone()
+        total = int(row[0]) if row is not None else 0
+        pages = max(1, math.ceil(total / per_page))
+        page = min(max(page, 0), pages - 1)
+        async with db.execute(
+                "SELECT player, mu, sigma, matches FROM ratings WHERE scope = ? AND matches >= ? "
+                "ORDER BY conservative DESC, player LIMIT ? OFFSET ?",
+                (scope, min_matches, per_page, page * per_page)) as cursor:
+            rows = await cursor.fetchall()
+    else:
+        # The period's players from the index by time (not by player: a period is a small slice of the history);
+        # the page and the number of players in one pass.
+        period = ("WITH active AS (SELECT player, count(*) AS n FROM rating_changes INDEXED BY rating_changes_period "
+                  "WHERE scope = ? AND at >= ? GROUP BY player HAVING n >= ?) "
+                  "SELECT r.player, r.mu, r.sigma, active.n, count(*) OVER () FROM active JOIN ratings r "
+                  "ON r.scope = ? AND r.player = active.player ORDER BY r.conservative DESC, r.player LIMIT ? OFFSET ?")
+        page = max(page, 0)
+        async with db.execute(period, (scope, since, min_matches, scope, per_page, page * per_page)) as cursor:
+            rows = list(await cursor.fetchall())
+        if not rows and page > 0:  # past the last page (the board shrank): show the last one
+            async with db.execute(period, (scope, since, min_matches, scope, 1, 0)) as cursor:
+                first = await cursor.fetchone()
+            if first is not None:
+                last = (int(first[4]) - 1) // per_page
+                return await leaderboard(db, scope, since, last, per_page, min_matches)
+        total = int(rows[0][4]) if rows else 0
+        pages = max(1, math.ceil(total / per_page))
+    entries = [BoardEntry(page * per_page + i + 1, row[0], Rating(row[1], row[2]), int(row[3]))
+               for i, row in enumerate(rows)]
+    return BoardPage(entries, page, pages, total)
+
+
+async def history(db: aiosqlite.Connection, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
+    """The player's latest matches in this server, newest first, with everyone who played in them."""
+    async with db.execute(
+            "SELECT table_id, ended_at, result, team, team_total, other_total, settings, guild_id, channel_id, "
+            "thread_id FROM match_stats WHERE guild_id = ? AND player = ? ORDER BY ended_at DESC, table_id DESC "
+            "LIMIT ?", (guild_id, player, limit)) as cursor:
+        rows = await cursor.fetchall()
+    if not rows:
+        return []
+    ids = [row[0] for row in rows]
+    marks = ", ".join("?" for _ in ids)
+    teams: dict[int, dict[str, list[str]]] = {table_id: {"NS": [], "EW": []} for table_id in ids}
+    order = {seat.letter: int(seat) for seat in SEATS}
+    async with db.execute(f"SELECT table_id, player, team, seat FROM match_stats WHERE table_id IN ({marks})",
+                          ids) as cursor:
+        members = sorted(await cursor.fetchall(), key=lambda r: (r[0], order[r[3]], r[1]))
+    for table_id, member, team, _seat in members:
+        if member not in teams[table_id][team]:
+            teams[table_id][team].append(member)
+    return [HistoryEntry(table_id=row[0], ended_at=str(row[1]), result=row[2], team=row[3], players=teams[row[0]],
+                         team_total=row[4], other_total=row[5], settings=json.loads(row[6]), guild_id=row[7],
+                         channel_id=row[8], thread_id=row[9]) for row in rows]
