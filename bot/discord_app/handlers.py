@@ -37,6 +37,7 @@ from bot.discord_app.views import (
     ExportButton,
     LobbyButton,
     LobbyOp,
+    MyStatsButton,
     RematchButton,
     ReplayButton,
     ReplayStepButton,
@@ -66,6 +67,12 @@ ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
 
 async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
     """Every button and menu of the bot: do what it says, or answer privately why not."""
+    if isinstance(item, MyStatsButton):
+        try:
+            await send_stats(app, interaction, human_key(interaction.user.id), interaction.user.display_name)
+        except Exception as error:
+            await answer_failure(interaction, error)
+        return
     if isinstance(item, ShareStatsButton | BoardPageButton):
         try:
             await stats_click(app, interaction, item)

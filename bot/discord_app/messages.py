@@ -24,6 +24,7 @@ from bot.discord_app.views import (
     ExportButton,
     LobbyButton,
     LobbyOp,
+    MyStatsButton,
     RematchButton,
     ReplayButton,
     RoemButton,
@@ -427,10 +428,8 @@ def match_end_buttons(table: Table) -> list[discord.ui.Item[Any]]:
 
 
 def stats_button(table: Table) -> discord.ui.Item[Any] | None:
-    """Hook for the storyboard's [Stats] button (issue 11: /stats): the statistics feature builds its button for
-    this table's players here. None until that feature exists, so the message offers no button that does nothing.
-    A button returned here must be a DynamicItem registered in ``views.DYNAMIC_ITEMS`` (ids survive restarts)."""
-    return None
+    """The storyboard's [Stats]: whoever presses it sees their own statistics privately."""
+    return MyStatsButton(table.id, table.settings.language)
 
 
 def review_button(table: Table) -> discord.ui.Item[Any] | None:

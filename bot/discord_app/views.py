@@ -11,7 +11,8 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 (Export); on a private replay ``kj:rs:<table>:<viewer>:<position>:<nav>``, where the position is ``s`` (the
 score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id;
 the statistics' ``kj:ss:u:<user>`` or ``kj:ss:ai:<level>`` (share /stats in the channel) and
-``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard).
+``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard); ``kj:ms:<table>`` (the match end's Stats:
+the presser's own statistics).
 """
 
 from __future__ import annotations
@@ -371,12 +372,30 @@ class BoardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await clicked(interaction, self)
 
 
-StatsItem = ShareStatsButton | BoardPageButton
+class MyStatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:ms:{TABLE}"):
+    """On the match-end message: the presser's own statistics, privately (the match just played included)."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.stats", lang), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:ms:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MyStatsButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
-    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton)
+    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton,
+    MyStatsButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

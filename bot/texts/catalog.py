@@ -282,6 +282,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.replay_not_yours": ("This replay was opened by someone else: open your own with /klaverjas replay.",
                                "Deze herhaling is van iemand anders: open je eigen met /klaverjas terugkijken."),
     "button.replay": ("Replay", "Terugkijken"),
+    "button.stats": ("Stats", "Statistieken"),
     "button.export": ("Export", "Exporteren"),
     "button.replay_prev_hand": ("⏮ Previous hand", "⏮ Vorige ronde"),
     "button.replay_prev": ("◀ Previous trick", "◀ Vorige slag"),

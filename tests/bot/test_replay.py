@@ -203,9 +203,11 @@ async def test_the_match_end_message_offers_replay_and_export_to_anyone(tmp_path
         table_id = await finished_match(h, CHRIS, [])
         thread = thread_of(h, table_id)
         [end] = [m for m in h.fake.in_channel(thread) if f"kj:rm:{table_id}" in m.custom_ids()]
-        # Rematch, Replay, Export; the Stats and Review hooks add nothing until those features exist.
-        assert end.custom_ids() == [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}"]
-        assert [b["label"] for b in end.buttons()] == ["Revanche", "Terugkijken", "Exporteren"]  # Chris's table
+        # Rematch, Replay, Export, Stats.
+        buttons = [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}", f"kj:ms:{table_id}"]
+        assert end.custom_ids() == buttons
+        assert [b["label"] for b in end.buttons()] == ["Revanche", "Terugkijken", "Exporteren",
+                                                       "Statistieken"]  # Chris's table
         token = await h.click(ANNA, end, f"kj:rp:{table_id}")
         replay = the_message(h, token)
         assert replay.flags & EPHEMERAL and replay.content.startswith(f"Replay of table #{table_id} · NS: ")
@@ -214,7 +216,7 @@ async def test_the_match_end_message_offers_replay_and_export_to_anyone(tmp_path
         token = await h.click(ANNA, end, f"kj:ex:{table_id}")
         [(name, data)] = private_files(h, token)
         assert name == f"klaverjas-table-{table_id}.jsonl" and json.loads(data)["format"] == "klaverjas-record/1"
-        assert end.custom_ids() == [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}"]  # unchanged
+        assert end.custom_ids() == buttons  # unchanged
 
 
 async def test_a_match_stopped_mid_trick_is_replayed_up_to_where_it_stopped(tmp_path: Path) -> None:
@@ -437,3 +439,25 @@ async def test_a_match_end_that_cannot_be_posted_still_replays_and_exports(tmp_p
         token = await h.command(ANNA, "export", match=choice["value"])
         [(_, data)] = private_files(h, token)
         assert json.loads(data) == await bot_of(h).store.record(table_id)
+
+
+async def test_the_match_end_stats_button_shows_the_pressers_own_statistics_privately(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await finished_match(h, ANNA, [])
+        [end] = [m for m in h.fake.in_channel(thread_of(h, table_id)) if f"kj:rm:{table_id}" in m.custom_ids()]
+        # The player of the match: their statistics, this match counted, with the Share button.
+        token = await h.click(ANNA, end, f"kj:ms:{table_id}")
+        stats = the_message(h, token)
+        assert stats.flags & EPHEMERAL and stats.attachments == ["stats.png"]
+        assert "**Statistics of Anna**" in stats.content and "Matches: 1 " in stats.content
+        assert stats.custom_ids() == [f"kj:ss:u:{ANNA.id}"]
+        # Someone who watched: their own (empty) statistics, not Anna's, in their language.
+        token = await h.click(EVA, end, f"kj:ms:{table_id}")
+        assert the_message(h, token).content == "Eva heeft nog geen partij gespeeld."
+        # Discord lets the press expire (10062): nothing is posted in the thread, and the next press works.
+        posted = len(h.fake.in_channel(thread_of(h, table_id)))
+        h.fake.fail_next(any_callback, 404, 10062, "Unknown interaction")
+        await h.click(ANNA, end, f"kj:ms:{table_id}")
+        assert len(h.fake.in_channel(thread_of(h, table_id))) == posted
+        token = await h.click(ANNA, end, f"kj:ms:{table_id}")
+        assert "**Statistics of Anna**" in the_message(h, token).content
