@@ -30,7 +30,8 @@ from bot.texts.catalog import COMMAND_TEXTS
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches",
-              "bot.discord_app.cogs.stats", "bot.discord_app.cogs.leaderboard", "bot.discord_app.cogs.history")
+              "bot.discord_app.cogs.stats", "bot.discord_app.cogs.leaderboard", "bot.discord_app.cogs.history",
+              "bot.discord_app.cogs.privacy")
 
 
 class KlaverjasBot(commands.Bot):

@@ -35,6 +35,7 @@ from bot.discord_app.views import (
     CardButton,
     DeclineButton,
     ExportButton,
+    ForgetMeButton,
     LobbyButton,
     LobbyOp,
     MyStatsButton,
@@ -49,6 +50,7 @@ from bot.discord_app.views import (
     TableItem,
     TakeSeatButton,
     reaches_an_item,
+    view_of,
 )
 from bot.stats import ratings
 from bot.stats.facts import ai_key, human_key
@@ -67,6 +69,12 @@ ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
 
 async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
     """Every button and menu of the bot: do what it says, or answer privately why not."""
+    if isinstance(item, ForgetMeButton):
+        try:
+            await forget_click(app, interaction, item.user)
+        except Exception as error:
+            await answer_failure(interaction, error)
+        return
     if isinstance(item, MyStatsButton):
         try:
             await send_stats(app, interaction, human_key(interaction.user.id), interaction.user.display_name)
@@ -386,3 +394,24 @@ def board_since(period: str) -> str | None:
         return None
     start = datetime.now(UTC) - timedelta(days=days)
     return start.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+# ------------------------------------------------------------------ forget-me
+
+
+async def ask_forget(interaction: discord.Interaction[Any]) -> None:
+    """``/klaverjas forget-me``: privately, what will go and a button to go ahead (nothing happens without it)."""
+    lang = user_lang(interaction)
+    view = view_of([ForgetMeButton(interaction.user.id, lang)])
+    await reply(interaction, t("forget.confirm", lang), view=view)
+    view.stop()  # the DynamicItem takes the press, after a restart too: the view need not stay in memory
+
+
+async def forget_click(app: KlaverjasApp, interaction: discord.Interaction[Any], user_id: int) -> None:
+    lang = user_lang(interaction)
+    if interaction.user.id != user_id:
+        await reply(interaction, t("forget.not_yours", lang))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await app.service.forget(user_id)
+    await reply(interaction, t("forget.done", lang))

@@ -12,7 +12,7 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id;
 the statistics' ``kj:ss:u:<user>`` or ``kj:ss:ai:<level>`` (share /stats in the channel) and
 ``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard); ``kj:ms:<table>`` (the match end's Stats:
-the presser's own statistics).
+the presser's own statistics); ``kj:fm:<user>`` (forget-me's confirmation, for that user only).
 """
 
 from __future__ import annotations
@@ -389,13 +389,30 @@ class MyStatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await clicked(interaction, self)
 
 
-StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton
+class ForgetMeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:fm:{USER}"):
+    """Under the private ``forget-me`` question: go ahead. Only the user it names may press it."""
+
+    def __init__(self, user: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.forget", lang), style=discord.ButtonStyle.danger,
+                                           custom_id=f"kj:fm:{user}"))
+        self.user = user
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ForgetMeButton:
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
+StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton | ForgetMeButton
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
     TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton,
-    MyStatsButton)
+    MyStatsButton, ForgetMeButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

@@ -36,6 +36,8 @@ from engine.record import export_record
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/klaverjas.sqlite3")
+# Who a forgotten user becomes in the games they played (not a Discord id: those start far above 0).
+ANONYMOUS = 0
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -359,6 +361,23 @@ class SqliteStore:
 
     async def history(self, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
         return await stats.history(self.db, guild_id, player, limit)
+
+    async def forget_user(self, user_id: int) -> None:
+        """``/klaverjas forget-me``: the user's Discord id becomes ``ANONYMOUS`` in every stored game, and their
+        name, DM channel, preferences, statistics and ratings are deleted, in one transaction.
+
+        The games stay valid records: a record holds seats and cards, never who sat there."""
+        player = f"u:{user_id}"
+        async with self._transaction():
+            db = self.db
+            await db.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL WHERE user_id = ?",
+                             (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '' WHERE pending_user_id = ?",
+                             (user_id,))
+            await db.execute("UPDATE actions SET user_id = ? WHERE user_id = ?", (ANONYMOUS, user_id))
+            await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+            await stats.forget(db, player)
 
     async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each user last sat at a table with (for images, which cannot show mentions)."""

@@ -231,6 +231,14 @@ async def _backfill_table(db: aiosqlite.Connection, table_id: int,
 # ------------------------------------------------------------------ queries
 
 
+async def forget(db: aiosqlite.Connection, player: str) -> None:
+    """Delete a player's statistics and ratings (``forget-me``); inside the caller's transaction. The others'
+    rows stay, without the partner they had: their figures do not change, only who it was is gone."""
+    for table in ("hand_stats", "match_stats", "ratings", "rating_changes"):
+        await db.execute(f"DELETE FROM {table} WHERE player = ?", (player,))
+    await db.execute("UPDATE match_stats SET partner = NULL WHERE partner = ?", (player,))
+
+
 async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None) -> PlayerStats:
     """Everything ``/stats`` shows of ``player``: over all their matches; the rating in ``scope`` (a server)
     and globally."""

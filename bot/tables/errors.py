@@ -44,6 +44,7 @@ class ServiceErrorCode(StrEnum):
     SEAT_RESERVED = "seat_reserved"
     SEAT_TAKEN = "seat_taken"
     STALE = "stale"
+    STILL_SEATED = "still_seated"
     TABLE_FULL = "table_full"
     TABLE_PLAYS_HERE = "table_plays_here"
     THREAD_HAS_TABLE = "thread_has_table"

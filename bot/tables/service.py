@@ -251,6 +251,15 @@ class TableService:
             self.driver.schedule(table)
             return table
 
+    async def forget(self, user_id: int) -> None:
+        """``forget-me``: the user's id and everything about them leave the store. Refused while they sit at a
+        table in the lobby or in play, whose seat needs them (they leave it first)."""
+        live = self.registry.live_of_user(user_id)
+        if live:
+            raise ServiceError(ServiceErrorCode.STILL_SEATED, {"table": ", ".join(f"#{t.id}" for t in live)})
+        if self.registry.store is not None:
+            await self.registry.store.forget_user(user_id)
+
     async def set_delivery(self, table_id: int, user_id: int, delivery: Delivery) -> None:
         table = self.get(table_id)
         seat = table.seat_of(user_id)

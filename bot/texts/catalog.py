@@ -180,6 +180,23 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.host_cannot_leave": ("The host cannot leave the lobby; stop the table with /klaverjas stop.",
                                 "De gastheer kan de lobby niet verlaten; stop de tafel met /klaverjas stop."),
     "error.not_host": ("Only the host ({host}) can start the table.", "Alleen de gastheer ({host}) kan starten."),
+    "error.still_seated": ("You still sit at table {table}: leave it first (/klaverjas leave), then ask again.",
+                           "Je zit nog aan tafel {table}: verlaat die eerst (/klaverjas leave) en vraag het dan "
+                           "opnieuw."),
+    "forget.confirm": ("**Forget me?** Your Discord id becomes an anonymous player in every game you played, and "
+                       "your name, statistics, ratings, reviews and settings are deleted, in every server. The games "
+                       "themselves stay. This cannot be undone. Press the button to go ahead; to keep everything, "
+                       "do nothing.",
+                       "**Mij vergeten?** Je Discord-id wordt een anonieme speler in elk spel dat je speelde, en je "
+                       "naam, statistieken, ratings, beoordelingen en instellingen worden gewist, op elke server. De "
+                       "spellen zelf blijven. Dit kan niet ongedaan worden. Druk op de knop om door te gaan; om "
+                       "alles te houden doe je niets."),
+    "forget.done": ("Done: you are forgotten. Your games remain, played by an anonymous player.",
+                    "Klaar: je bent vergeten. Je spellen blijven, gespeeld door een anonieme speler."),
+    "forget.not_yours": ("This button is for the person who asked to be forgotten; use /klaverjas forget-me "
+                         "yourself.",
+                         "Deze knop is van wie vroeg om vergeten te worden; gebruik zelf /klaverjas forget-me."),
+    "button.forget": ("Forget me", "Vergeet mij"),
     "error.stale": ("That button is from an earlier moment of the game; use the latest message.",
                     "Die knop is van een eerder moment in het spel; gebruik het nieuwste bericht."),
     "error.away": ("The AI is keeping your seat: press I'm back first.",
@@ -962,6 +979,9 @@ COMMAND_TEXTS: dict[str, str] = {
     "month": "maand",
     "week": "week",
     "history": "geschiedenis",
+    "forget-me": "vergeet-mij",
+    "Delete your statistics and make you anonymous in every stored game":
+        "Wis je statistieken en maak je anoniem in elk bewaard spel",
     "Recent matches in this server": "Recente partijen op deze server",
 }
 # The choices of the settings' options: the values' Dutch words.

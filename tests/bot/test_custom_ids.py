@@ -27,6 +27,7 @@ from bot.discord_app.views import (
     CardButton,
     DeclineButton,
     ExportButton,
+    ForgetMeButton,
     LobbyButton,
     LobbyOp,
     MyStatsButton,
@@ -56,6 +57,7 @@ BUILDS = {
     **{kind: st.builds(kind, TABLES) for kind in (BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
                                                   RematchButton, ReplayButton, ExportButton,
                                                   MyStatsButton)},
+    ForgetMeButton: st.builds(ForgetMeButton, st.integers(1, 10**20 - 1)),
     ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
                                 st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
                                 st.sampled_from(list(ReplayNav))),
@@ -64,7 +66,7 @@ BUILDS = {
     BoardPageButton: st.builds(BoardPageButton, st.sampled_from(["s", "g"]), st.sampled_from(["all", "month", "week"]),
                                st.integers(0, 10**5 - 1)),
 }
-TOO_BIG = {"ss": 10**20, "lb": 10**5}  # the statistics' ids: a Discord id, a leaderboard page
+TOO_BIG = {"ss": 10**20, "lb": 10**5, "fm": 10**20}  # the statistics' ids: a Discord id, a leaderboard page
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
                   "nl": "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de tafel."}
@@ -142,7 +144,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|x):[0-9٠-٩０-９+ -]{0,14}"
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|fm|x):[0-9٠-٩０-９+ -]{0,14}"
                         r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 
