@@ -7,7 +7,8 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 ``kj:r:<table>:<version>`` (Roem!), ``kj:nr:<table>:<version>`` (No roem, after the last trick),
 ``kj:back:<table>``, ``kj:h:<table>`` (Show my hand),
 ``kj:seat:<table>`` (the lobby's seat menu), ``kj:take:<table>`` (take over an AI seat),
-``kj:rm:<table>`` (Rematch); on the match-end message ``kj:rp:<table>`` (Replay) and ``kj:ex:<table>``
+``kj:rm:<table>`` (Rematch); ``kj:tp:<entry>`` (a tournament pair's partner confirms the entry); on the
+match-end message ``kj:rp:<table>`` (Replay) and ``kj:ex:<table>``
 (Export); on a private replay ``kj:rs:<table>:<viewer>:<position>:<nav>``, where the position is ``s`` (the
 score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id.
 """
@@ -54,10 +55,11 @@ LOBBY_STYLES = {LobbyOp.JOIN: discord.ButtonStyle.primary, LobbyOp.START: discor
 class ClickHandler(Protocol):
     """The bot object, as the buttons see it: where a click goes."""
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem, /) -> None: ...
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | ConfirmPairButton, /) -> None:
+        ...
 
 
-async def clicked(interaction: discord.Interaction[Any], item: TableItem) -> None:
+async def clicked(interaction: discord.Interaction[Any], item: TableItem | ConfirmPairButton) -> None:
     handler: ClickHandler = interaction.client
     await handler.on_click(interaction, item)
 
@@ -327,11 +329,31 @@ class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await clicked(interaction, self)
 
 
+ENTRY = r"(?P<entry>[1-9][0-9]{0,11})"  # tournament entry ids count from 1
+
+
+class ConfirmPairButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:tp:{ENTRY}"):
+    """On a tournament pair's invitation: the invited partner confirms (anyone else is told it is not theirs)."""
+
+    def __init__(self, entry: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.confirm_pair", lang), style=discord.ButtonStyle.success,
+                                           custom_id=f"kj:tp:{entry}"))
+        self.entry = entry
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmPairButton:
+        return cls(int(match["entry"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
-    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton)
+    TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ConfirmPairButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

@@ -126,15 +126,24 @@ class SqliteStore:
         async with self._writing:
             await self.db.execute(sql, parameters)
 
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One write transaction under the store's one write lock, for the stores built on this connection
+        (``bot.store.tournaments``)."""
+        return self._transaction()
+
+    async def write(self, sql: str, parameters: tuple[Any, ...]) -> None:
+        """One write statement under the store's write lock (committed at once)."""
+        await self._write(sql, parameters)
+
     # ------------------------------------------------------------ tables
 
     async def create_table(self, table: Table) -> int:
         async with self._transaction():
             cursor = await self.db.execute(
-                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced) "
-                "VALUES (?, ?, ?, ?, ?, ?, 0)",
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
                 (table.guild_id, table.channel_id, table.host_id, table.status.value,
-                 json.dumps(table.settings.to_dict()), table.seed))
+                 json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
             table_id = cursor.lastrowid
             assert table_id is not None
             await self._write_seats(table_id, table)
@@ -191,7 +200,8 @@ class SqliteStore:
                       guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
                       lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
                       prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
-                      rematch_id=row["rematch_id"], opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
+                      rematch_id=row["rematch_id"], tournament_id=row["tournament_id"],
+                      opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
                       status=TableStatus(row["status"]), game=Game(settings.rules))
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():
