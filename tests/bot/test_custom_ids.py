@@ -24,6 +24,7 @@ from bot.discord_app.views import (
     BackButton,
     BidButton,
     CardButton,
+    ConfirmPairButton,
     DeclineButton,
     ExportButton,
     LobbyButton,
@@ -55,6 +56,7 @@ BUILDS = {
     ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
                                 st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
                                 st.sampled_from(list(ReplayNav))),
+    ConfirmPairButton: st.builds(ConfirmPairButton, TABLES),  # a tournament entry's id, bounded as a table's
 }
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
@@ -76,7 +78,7 @@ def parsed(custom_id: str) -> Any:
 
 def fields(item: Any) -> tuple[Any, ...]:
     return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op", "viewer",
-                                                                 "position", "nav")))
+                                                                 "position", "nav", "entry")))
 
 
 @SETTINGS
@@ -132,7 +134,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|x):[0-9٠-٩０-９+ -]{0,14}"
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|tp|x):[0-9٠-٩０-９+ -]{0,14}"
                         r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 

@@ -8,6 +8,8 @@ nothing and lose nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.offline import Role
 from bot.tables.model import Table, TableStatus
 from bot.tournaments.model import Entry, Tournament, TournamentStatus
+from bot.tournaments.scheduler import TournamentScheduler
 from engine.actions import Deal, TurnUp
 from engine.cards import Seat, Team
 
@@ -63,16 +66,23 @@ def prompts(h: Harness, table: Table) -> list[StoredMessage]:
             if any(i.startswith(f"kj:b:{table.id}:{table.version}:") for i in m.enabled_ids())]
 
 
-async def play(h: Harness, table: Table, user: User, pick: int, *, hands: int | None = None) -> None:
-    """``user`` plays their seat through the buttons they see: ``pick`` chooses among the enabled bids and cards
-    (0: the first, -1: the last); ``hands``: stop once that many hands are complete."""
-    seat = table.seat_of(user.id)
-    assert seat is not None
+Pick = int | Callable[[int], int]
+
+
+async def play(h: Harness, table: Table, user: User, pick: Pick, *, hands: int | None = None,
+               others: list[tuple[User, Pick]] | None = None) -> None:
+    """``user`` (and ``others`` at the same table, a pair's partner) play their seats through the buttons they see:
+    ``pick`` chooses among the enabled bids and cards (0: the first, -1: the last; or a function of the hand's
+    number); ``hands``: stop once that many hands are complete."""
+    players = [(user, pick), *(others or [])]
     for _ in range(2000):
         await h.settle()
         if not table.running or (hands is not None and len(table.game.results) >= hands):
             return
-        assert table.game.to_act is seat, f"{table.game.to_act} to act after settling"
+        [(user, pick)] = [(u, p) for u, p in players if table.game.to_act is table.seat_of(u.id)]
+        seat = table.seat_of(user.id)
+        assert seat is not None
+        pick = pick if isinstance(pick, int) else pick(table.game.hand_number)
         if table.game.phase.value == "bidding":
             [prompt] = prompts(h, table)[-1:]
             ids = [i for i in prompt.enabled_ids() if i.startswith(f"kj:b:{table.id}:{table.version}:")]
@@ -301,3 +311,120 @@ async def test_an_expired_answer_or_a_rate_limit_loses_no_entry(tmp_path: Path) 
         assert f"<#{dora.thread_id}>" in h.private_replies(token)[-1]
         assert len([r for r in h.fake.requests if r.path == "/channels/{channel_id}/threads"]) == 3
         assert len([t for t in bot.service.tables.values() if t.tournament_id == tournament.id]) == 2
+
+
+async def test_the_ai_answers_alike_in_equal_situations_whatever_came_before(tmp_path: Path) -> None:
+    """Hard AI players: Bert and Chris play the first hand differently and the second alike; every AI decision of
+    the second hand is then the same at both tables (seeded by the situation, node budgets only)."""
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        tournament = await create(h, ai="hard", bidding="vrij")
+        await h.command(BERT, "tournament join")
+        await h.command(CHRIS, "tournament join")
+        bert, chris = await table_of(h, tournament, BERT), await table_of(h, tournament, CHRIS)
+        await play(h, bert, BERT, lambda hand: 0)
+        await play(h, chris, CHRIS, lambda hand: -1 if hand == 0 else 0)
+        first_b, first_c = (t.game.hands[0] for t in (bert, chris))
+        assert (first_b.bids, first_b.tricks) != (first_c.bids, first_c.tricks)  # hand 1 went differently
+        assert bert.game.totals != chris.game.totals or first_b.bids != first_c.bids
+        second = [(t.game.actions[_hand_start(t, 1):], t.actors[_hand_start(t, 1):]) for t in (bert, chris)]
+        assert second[0][0] == second[1][0]  # every call and card of hand 2, the AI's included
+        assert second[0][1].count("ai") >= 20  # and most of them the AI's
+
+
+def _hand_start(table: Table, hand: int) -> int:
+    return [i for i, action in enumerate(table.game.actions) if isinstance(action, Deal)][hand]
+
+
+async def test_a_pair_enters_when_the_partner_confirms(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot = bot_of(h)
+        tournament = await create(h, hands=1)
+        token = await h.command(BERT, "tournament join", partner=CHRIS)
+        assert "when Chris confirms" in h.private_replies(token)[-1]
+        [invite] = [m for m in h.fake.in_channel(CHANNEL_ID) if f"<@{CHRIS.id}>" in m.content and m.custom_ids()]
+        [confirm] = invite.custom_ids()
+        assert confirm.startswith("kj:tp:")
+        # Someone else presses Confirm: refused, nothing opens.
+        token = await h.click(DORA, invite, confirm)
+        assert "no invitation for you" in h.private_replies(token)[-1]
+        assert not [t for t in bot.service.tables.values() if t.tournament_id == tournament.id]
+        # Chris confirms: the pair's table opens in a private thread for both.
+        token = await h.click(CHRIS, invite, confirm)
+        pair = await table_of(h, tournament, BERT)
+        assert pair.seat_of(BERT.id) is Seat.S and pair.seat_of(CHRIS.id) is Seat.N
+        assert h.fake.thread_members[pair.thread_id or 0] == {BERT.id, CHRIS.id}
+        token = await h.click(CHRIS, invite, confirm)  # a second press: no second table
+        assert len([t for t in bot.service.tables.values() if t.tournament_id == tournament.id]) == 1
+        token = await h.command(CHRIS, "tournament join")  # Chris reads Dutch
+        assert "Je speelt al mee" in h.private_replies(token)[-1]
+        await h.command(EVA, "tournament join")
+        eva = await table_of(h, tournament, EVA)
+        await play(h, pair, BERT, 0, others=[(CHRIS, -1)])
+        await play(h, eva, EVA, 0)
+        final = await bot.tournaments.standings(tournament)
+        assert [r.entry.label for r in final.pairs.rows] == ["Bert & Chris"]
+        assert [r.entry.user_id for r in final.solo.rows] == [EVA.id]
+        assert final.pairs.rows[0].rank == 1 and final.solo.rows[0].rank == 1  # ranked apart
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        [done] = [m for m in h.fake.in_channel(CHANNEL_ID) if "is over" in m.content]
+        assert "Best pair: Bert & Chris" in done.content and "Winner: Eva" in done.content
+
+
+class FakeClock:
+    def __init__(self, at: datetime) -> None:
+        self.now = at.timestamp()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * 3600
+
+
+def dailies(h: Harness) -> list[StoredMessage]:
+    return [m for m in h.fake.in_channel(CHANNEL_ID) if m.content.startswith("🏆 The daily tournament")]
+
+
+async def test_the_daily_tournament_opens_and_closes_on_the_clock_and_resumes_after_a_restart(tmp_path: Path) -> None:
+    clock = FakeClock(datetime(2025, 3, 1, 18, 0, tzinfo=UTC))
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot = bot_of(h)
+        bot.tournaments.clock = clock
+        token = await h.command(ANNA, "tournament config", permissions=ALL_PERMISSIONS, daily=True, hour=19)
+        assert "19:00 UTC" in h.private_replies(token)[0]
+        # 18:00: yesterday's (opened at 19:00 on 28 February) is still open, so it is made now, with its own times.
+        [yesterday] = await bot.tournaments.store.tournaments(910000000000000001)
+        assert yesterday.daily == "2025-02-28" and yesterday.max_participants == 0 and yesterday.hands == 16
+        assert yesterday.closes_at == datetime(2025, 3, 1, 19, 0, tzinfo=UTC).timestamp()
+        await bot.tournaments.run_due()  # looking again changes nothing
+        assert len(await bot.tournaments.store.tournaments(910000000000000001)) == 1 and len(dailies(h)) == 1
+        clock.advance(1)  # 19:00: yesterday's closes, today's opens
+        await bot.tournaments.run_due()
+        today = (await bot.tournaments.store.tournaments(910000000000000001, open_only=True))[0]
+        assert today.daily == "2025-03-01" and len(dailies(h)) == 2
+        closed = await bot.tournaments.store.tournament(yesterday.id)
+        assert closed is not None and closed.status is TournamentStatus.CLOSED and closed.announced
+        # Bert plays today's shortened to one hand... the daily has 16: he plays two of them and stops.
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, today, BERT)
+        await play(h, bert, BERT, 0, hands=2)
+    # The bot stops; it starts again two days later (the table and the schedule come back from the store).
+    clock.advance(48)
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot = bot_of(h)
+        bot.tournaments.clock = clock
+        scheduler = TournamentScheduler(bot.tournaments, clock)
+        wait = await scheduler.tick()
+        await h.settle()
+        after = await bot.tournaments.store.tournament(today.id)
+        assert after is not None and after.status is TournamentStatus.CLOSED and after.announced
+        entry = await entry_of(h, today, BERT)
+        assert entry.finished and entry.finished_by_ai and entry.hand_scores is not None \
+            and len(entry.hand_scores) == 16
+        days = sorted(t.daily or "" for t in await bot.tournaments.store.tournaments(910000000000000001))
+        # Missed days are not made up: the one open now (3 March, 19:00 + 48 h = 3 March 19:00) is made.
+        assert days == ["2025-02-28", "2025-03-01", "2025-03-03"]
+        assert 1.0 <= wait <= 60.0  # the next look: within a minute
+        token = await h.command(DORA, "tournament winners")
+        assert "1. Bert — 1 win" in h.private_replies(token)[0]
