@@ -17,12 +17,12 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.store.tournaments import DuplicateEntry
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Actor, Delivery, Table, TableSettings
-from bot.tables.registry import replay
 from bot.tables.service import OpenPlace, TableService
 from bot.tournaments.model import (
     DAILY_CREATOR,
@@ -38,8 +38,8 @@ from bot.tournaments.model import (
     TournamentStatus,
 )
 from bot.tournaments.standings import Standings, standings
-from engine.actions import Action
-from engine.cards import Seat, Team
+from engine.actions import Action, Call, Claim, Decline
+from engine.cards import Card, Seat, Team
 from engine.game import Game
 
 log = logging.getLogger(__name__)
@@ -168,7 +168,8 @@ class TournamentService:
         async with self._lock(tournament_id):
             tournament = await self._open(tournament_id, guild_id)
             entry = await self._entry_of(tournament_id, user_id)
-            if entry is not None and not (entry.user_id == user_id and entry.confirmed and entry.table_id is None):
+            lost_table = entry is not None and not entry.pair and entry.confirmed and entry.table_id is None
+            if entry is not None and not lost_table:
                 if not (entry.user_id == user_id and not entry.confirmed):
                     raise ServiceError(ServiceErrorCode.ALREADY_ENTERED, {"tournament": tournament.name})
                 await self.store.delete_entry(entry.id)  # their unconfirmed pair gives way to this entry
@@ -244,7 +245,14 @@ class TournamentService:
 
     async def _open_table(self, tournament: Tournament, entry: Entry, players: dict[Seat, tuple[int, str, Delivery]],
                           open_place: OpenPlace) -> Table:
-        """The entry's table; if the place cannot be made, an entry that never had a table is withdrawn."""
+        """The entry's table; if the place cannot be made, an entry that never had a table is withdrawn. A table
+        made for it before a crash cut the link (it plays on, restored) is linked again rather than made twice."""
+        made = next((t for t in self.tables.tables.values()
+                     if t.tournament_id == tournament.id and t.host_id == entry.user_id), None)
+        if made is not None:
+            entry.table_id = made.id
+            await self.store.set_entry_table(entry.id, made.id)
+            return made
         try:
             table = await self.tables.create_tournament_table(
                 tournament_id=tournament.id, seed=tournament.seed, settings=tournament.settings,
@@ -267,24 +275,26 @@ class TournamentService:
         for entry in entries:
             if entry.finished or entry.table_id is None:
                 continue
-            game, over = await self._game_of(entry.table_id)
-            scores = tuple(result.score[Team.NS] for result in game.results) if game is not None else ()
-            if over:
-                await self._record(entry, scores, by_ai=False)
+            state = await self._state_of(entry.table_id)
+            if state is None:
+                continue
+            if state.over:
+                await self._record(entry, state.scores, state.by_ai)
             else:
-                live[entry.id] = scores
+                live[entry.id] = state.scores
         return standings(tournament.hands, entries, live)
 
-    async def _game_of(self, table_id: int) -> tuple[Game | None, bool]:
-        """The table's game as it is now and whether it is over (from memory, else from the store)."""
+    async def _state_of(self, table_id: int) -> TableState | None:
+        """The table's scores so far, whether it is over and whether the AI played for its people (from memory,
+        else from the store, so it holds after a restart too)."""
         table = self.tables.tables.get(table_id)
         if table is not None:
-            return table.game, table.closed
+            return table_state(table, table.game.actions, table.actors)
         stored = await self.store.load_table(table_id)
         if stored is None:
-            return None, False
-        game = replay(stored.rules, [action for action, _ in await self.store.actions(table_id)])
-        return game, stored.closed or game.finished
+            return None
+        actions = await self.store.actions(table_id)
+        return table_state(stored, [action for action, _ in actions], [actor for _, actor in actions])
 
     async def _record(self, entry: Entry, scores: tuple[int, ...], by_ai: bool) -> None:
         await self.store.finish_entry(entry.id, scores, by_ai)
@@ -343,13 +353,12 @@ class TournamentService:
 
         async def finish(entry: Entry) -> None:
             assert entry.table_id is not None
-            game, over = await self._game_of(entry.table_id)
-            by_ai = False
-            if not over and entry.table_id in self.tables.tables:
-                table = await self.tables.finish_by_ai(entry.table_id)
-                game, over, by_ai = table.game, table.closed, True
-            if game is not None and (over or game.finished):
-                await self._record(entry, tuple(r.score[Team.NS] for r in game.results), by_ai)
+            state = await self._state_of(entry.table_id)
+            if state is not None and not state.over and entry.table_id in self.tables.tables:
+                await self.tables.finish_by_ai(entry.table_id)
+                state = await self._state_of(entry.table_id)
+            if state is not None and state.over:
+                await self._record(entry, state.scores, state.by_ai)
             else:
                 log.warning("tournament %s: table %s could not be finished", tournament.id, entry.table_id)
 
@@ -413,6 +422,28 @@ class TournamentService:
                     key = row.entry.members
                     wins[key] = (row.entry.label, wins.get(key, ("", 0))[1] + 1)
         return sorted(wins.values(), key=lambda pair: (-pair[1], pair[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    scores: tuple[int, ...]  # the entry's (NS) score of each settled hand
+    over: bool
+    by_ai: bool  # the AI played for one of its people (the closing finished it)
+
+
+def table_state(table: Table, actions: Sequence[Action], actors: Sequence[Actor]) -> TableState:
+    """An entry's table worked out from its actions: at a tournament table only the closing lets the AI act for a
+    person (there is no turn timer), so an AI action at a human's seat marks the table finished by the AI."""
+    humans = {seat for seat, _ in table.humans()}
+    game = Game(table.rules)
+    by_ai = False
+    for action, actor in zip(actions, actors, strict=False):
+        seat = game.to_act if isinstance(action, Card | Call) else action.seat if isinstance(action, Claim | Decline) \
+            else None
+        by_ai = by_ai or (seat in humans and actor is Actor.AI)
+        game.apply(action)
+    over = table.closed or game.finished
+    return TableState(tuple(result.score[Team.NS] for result in game.results), over, by_ai and over)
 
 
 def _check_range(key: str, value: int, low: int, high: int) -> None:
