@@ -570,8 +570,12 @@ class Interactions:
     def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int, *,
                      dm: bool = False) -> dict[str, Any]:
         payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id))
-        payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": [
-            {"name": sub, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]})
+        *group, name = sub.split()
+        tree: list[dict[str, Any]] = [
+            {"name": name, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]
+        if group:
+            tree = [{"name": group[0], "type": 2, "options": tree}]
+        payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": tree})
         return payload
 
     def click(self, user: User, message: StoredMessage, custom_id: str) -> dict[str, Any]:

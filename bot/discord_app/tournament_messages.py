@@ -178,6 +178,6 @@ def winners_text(wins: Sequence[tuple[str, int]], lang: Language, limit: int = 2
 
 def tournament_label(tournament: Tournament, lang: Language) -> str:
     """An autocomplete line (plain text: Discord shows no markdown or timestamps there)."""
-    status = t("tournament.status_open", lang, closes="").replace("  ", " ").strip() \
-        if tournament.is_open else t(f"tournament.status_{tournament.status.value}", lang)
+    key = "tournament.status_open_short" if tournament.is_open else f"tournament.status_{tournament.status.value}"
+    status = t(key, lang)
     return t("tournament.label", lang, tournament=tournament.id, name=tournament.name, status=status)[:100]

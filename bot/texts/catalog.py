@@ -413,6 +413,7 @@ TEXTS.update({
                               "🏆 **{name}** is afgelopen; er is geen tafel gespeeld."),
     "tournament.title": ("{name} (#{tournament})", "{name} (#{tournament})"),
     "tournament.status_open": ("open until {closes}", "open tot {closes}"),
+    "tournament.status_open_short": ("open", "open"),
     "tournament.status_closing": ("closing", "wordt gesloten"),
     "tournament.status_closed": ("final standings", "eindstand"),
     "tournament.header": ("**{title}** — {status} · {entries:entry|entries}",

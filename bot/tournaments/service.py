@@ -124,7 +124,7 @@ class TournamentService:
         _check_range("hands", hands, 1, MAX_HANDS)
         _check_range("max_participants", max_participants, 0, MAX_PARTICIPANTS_LIMIT)
         if not 0 < hours <= MAX_HOURS:
-            raise ServiceError(ServiceErrorCode.BAD_TOURNAMENT_OPTION, {"key": "hours", "low": 1, "high": MAX_HOURS})
+            raise ServiceError(ServiceErrorCode.BAD_TOURNAMENT_OPTION, {"key": "hours", "low": 0.1, "high": MAX_HOURS})
         settings = settings.with_changes(length=str(hands))
         opened = self.clock() if opened_at is None else opened_at
         tournament = Tournament(0, guild_id, channel_id, name, creator_id, settings, self.new_seed(), opened,

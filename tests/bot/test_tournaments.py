@@ -242,11 +242,17 @@ async def test_hostile_input_changes_nothing(tmp_path: Path) -> None:
         assert "tournament table" in h.private_replies(token)[0] and bert.running
         token = await h.command(EVA, "join", channel_id=bert.thread_id or 0)
         assert "tournament table" in h.private_replies(token)[0]
+        # The list offers the open tournament; a closed one is offered for its standings only.
+        [offered] = await h.autocomplete(EVA, "tournament join", "tournament", "bold", CHANNEL_ID)
+        assert offered["value"] == str(tournament.id) and offered["name"].endswith("· open")
         # Join a closed one.
         await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
         await h.settle()
         token = await h.command(EVA, "tournament join", tournament=str(tournament.id))
         assert "is closed" in h.private_replies(token)[-1]
+        assert await h.autocomplete(EVA, "tournament join", "tournament", "", CHANNEL_ID) == []
+        [closed] = await h.autocomplete(EVA, "tournament standings", "tournament", "", CHANNEL_ID)
+        assert closed["name"].endswith("· final standings")
         assert await bot.tournaments.store.entry_of(tournament.id, EVA.id) is None
 
 
