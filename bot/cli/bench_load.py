@@ -147,11 +147,11 @@ class LoadRun:
         thinker = self.offline.bot.thinker
         choose = thinker.choose
 
-        async def counted(level: Level, seed: int, view: Any) -> Any:
+        async def counted(level: Level, seed: int, view: Any, timed: bool = True) -> Any:
             self.thinking += 1
             started = time.perf_counter()
             try:
-                return await choose(level, seed, view)
+                return await choose(level, seed, view, timed)
             finally:
                 self.thinking -= 1
                 self.decision_ms.append((time.perf_counter() - started) * 1000)

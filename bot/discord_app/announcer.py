@@ -53,6 +53,7 @@ from bot.discord_app.messages import (
 )
 from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
 from bot.tables.events import (
+    AutoplayStarted,
     GameProgress,
     LobbyChanged,
     LobbyExpired,
@@ -114,6 +115,11 @@ class Announcer:
             self.retire(table)
         elif isinstance(event, TableRestored) and table.status in (TableStatus.PLAYING, TableStatus.FINISHED):
             self.on_restored(event)
+        elif isinstance(event, AutoplayStarted):
+            self.queue_post(table, Payload(t("tournament.autoplay", table.settings.language)))
+            self.queue_prompt(table)  # the bidding buttons go
+            for seat in SEATS:
+                self.queue_hand(table, seat)  # the hand's card buttons too
 
     def on_restored(self, event: TableRestored) -> None:
         """After a restart: what was queued and not sent is gone. The actions not marked announced (the last
@@ -132,6 +138,10 @@ class Announcer:
 
     def on_progress(self, event: GameProgress) -> None:
         table = event.table
+        if table.autoplay and not table.game.finished:
+            # The AI plays the table out in a moment: nobody follows it move by move, the end is told.
+            self.queue(table, partial(self.service.mark_announced, table, event.version), "announced")
+            return
         if table.rules.roem is RoemMode.DECLARED:
             self.queue(table, partial(self.expire_roem, table, event.version))
         hands: set[Seat] = set()
@@ -145,7 +155,9 @@ class Announcer:
                     if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery is Delivery.THREAD:
                         self.queue_post(table, show_hand_message(table, "dm.new_hand", info.user_id))
             elif isinstance(engine_event, TrickWon):
-                self.queue(table, partial(self.post_trick, table, trick_message(table, engine_event), event.version))
+                if not table.autoplay:  # the last trick of a table the AI played out is no news
+                    self.queue(table, partial(self.post_trick, table, trick_message(table, engine_event),
+                                              event.version))
                 refresh_table = True
             elif isinstance(engine_event, HandSettled):
                 self.queue_post(table, hand_result_message(table, engine_event))
@@ -160,6 +172,8 @@ class Announcer:
                     refresh_table = True
         if event.seat is not None:
             hands.add(event.seat)
+        if table.autoplay:
+            hands.update(SEATS)  # the end of a table the AI played out: every hand says the match is over
         timer = timer_message(table, event.seat, event.action, event.actor)
         if timer is not None:
             self.queue_post(table, timer)
@@ -218,7 +232,7 @@ class Announcer:
         ping = False
         # Only the turns this announcer prompts (a bid or a card) are tracked; others count as before.
         if table.running and seat is not None and info is not None and info.kind is SeatKind.HUMAN \
-                and not info.away and table.game.phase in (Phase.BIDDING, Phase.PLAY, Phase.CLAIM):
+                and not table.ai_plays(seat) and table.game.phase in (Phase.BIDDING, Phase.PLAY, Phase.CLAIM):
             self.service.prompt_pending(table, seat, table.version)
             ping = table.game.phase is Phase.PLAY and info.delivery is Delivery.THREAD
         self.queue(table, partial(self.sync_prompt, table, table.version, ping), "prompt")
@@ -410,7 +424,8 @@ class Announcer:
             game = table.game
             seat = game.to_act
             info = table.seats[seat] if seat is not None else None
-            human = table.running and info is not None and info.kind is SeatKind.HUMAN and not info.away
+            human = table.running and seat is not None and info is not None and info.kind is SeatKind.HUMAN \
+                and not table.ai_plays(seat)
             bid = ping = None
             # Buttons in the thread: the bidding, and the last trick's claim question (roem: declared).
             if human and info is not None and game.phase is Phase.BIDDING:

@@ -18,26 +18,30 @@ from bot.discord_app.announcer import Announcer
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
 from bot.discord_app.handlers import handle_click, unknown_click
+from bot.discord_app.tournament_handlers import announce_final, announce_opened, confirm_pair
 from bot.discord_app.translator import Translator
-from bot.discord_app.views import DYNAMIC_ITEMS, StatsItem, TableItem
+from bot.discord_app.views import DYNAMIC_ITEMS, ConfirmPairButton, StatsItem, TableItem
 from bot.store.sqlite import SqliteStore
+from bot.store.tournaments import TournamentStore
 from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
 from bot.texts.catalog import COMMAND_TEXTS
+from bot.tournaments.scheduler import TournamentScheduler
+from bot.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches",
               "bot.discord_app.cogs.stats", "bot.discord_app.cogs.leaderboard", "bot.discord_app.cogs.history",
-              "bot.discord_app.cogs.privacy")
+              "bot.discord_app.cogs.privacy", "bot.discord_app.cogs.tournaments")
 
 
 class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqliteStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
-                 warm_up: bool = False) -> None:
+                 warm_up: bool = False, schedule_tournaments: bool = True) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
@@ -50,6 +54,12 @@ class KlaverjasBot(commands.Bot):
         self.announcer = Announcer(self, self.service)
         self.service.subscribe(self.announcer.on_event, stores_end=True)
         self.archive = MatchArchive(store, self.service.tables.get)  # matches that are over: replays, exports
+        self.tournaments = TournamentService(TournamentStore(store), self.service)
+        self.tournaments.announce = lambda tournament, final: announce_final(self, tournament, final)
+        self.tournaments.opened = lambda tournament: announce_opened(self, tournament)
+        self.archive.sealed = self.tournaments.sealed  # a tournament's deals stay hidden until it closes
+        # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
+        self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
@@ -73,10 +83,16 @@ class KlaverjasBot(commands.Bot):
         restored = await self.service.restore()
         if restored:
             log.info("rebuilt %d table(s) from the store", len(restored))
+        if self.scheduler is not None:
+            self.scheduler.start()  # its first look carries on what a restart cut short
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem, /) -> None:
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem | ConfirmPairButton,
+                       /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
-        await handle_click(self, interaction, item)
+        if isinstance(item, ConfirmPairButton):
+            await confirm_pair(self, interaction, item)
+        else:
+            await handle_click(self, interaction, item)
 
     async def on_interaction(self, interaction: discord.Interaction[Any], /) -> None:
         """Every interaction, after discord.py dispatched it: answers the clicks no button takes."""
@@ -105,6 +121,8 @@ class KlaverjasBot(commands.Bot):
             log.exception("AI warm-up failed; decisions will compile on first use")
 
     async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.close()
         await self.service.close()
         await self.announcer.close()  # the last queued messages, while the HTTP session is still open
         self.thinker.close()

@@ -17,6 +17,7 @@ from bot.tables.archive import MatchArchive
 from bot.tables.service import TableService
 from bot.tables.thinking import Thinker
 from bot.texts.language import Language
+from bot.tournaments.service import TournamentService
 
 
 class KlaverjasApp(Protocol):
@@ -34,6 +35,9 @@ class KlaverjasApp(Protocol):
 
     @property
     def archive(self) -> MatchArchive: ...
+
+    @property
+    def tournaments(self) -> TournamentService: ...
 
 
 def user_lang(interaction: discord.Interaction[Any]) -> Language:

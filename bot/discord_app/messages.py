@@ -202,6 +202,9 @@ def expired_lobby_message(table: Table) -> Payload:
 
 def thread_name(table: Table) -> str:
     names = names_of(table)
+    if table.tournament_id is not None:
+        humans = ", ".join(info.name for _, info in table.humans())
+        return t("tournament.thread", table.settings.language, table=table.id, players=humans)[:100]
     ns = ", ".join(names[s] for s in (Seat.N, Seat.S))
     ew = ", ".join(names[s] for s in (Seat.E, Seat.W))
     return t("thread.name", table.settings.language, table=table.id, players=f"{ns} vs {ew}")[:100]
@@ -236,7 +239,7 @@ def status_line(table: Table) -> str:
 
 def table_view(table: Table) -> discord.ui.View | None:
     """The table message's button: someone not at the table can take over an AI seat (between hands)."""
-    if not table.running:
+    if not table.running or table.tournament_id is not None:  # a tournament table keeps its players
         return None
     if not any(info.kind is SeatKind.AI and info.pending_user_id is None for info in table.seats):
         return None
@@ -411,6 +414,11 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     else:
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
+    if table.tournament_id is not None:
+        # No rematch; the replay and record wait for the tournament's closing (the deals are everyone's).
+        key = "tournament.table_done_ai" if table.autoplay else "tournament.table_done"
+        text += "\n" + t(key, lang, total=ns)
+        return Payload(text, filename="sheet.png", draw=sheet_drawing(table))
     return Payload(text, view_of(match_end_buttons(table)), filename="sheet.png", draw=sheet_drawing(table))
 
 

@@ -191,6 +191,16 @@ class User:
 
 
 @dataclass
+class Role:
+    id: int
+    name: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "color": 0, "hoist": False, "position": 1,
+                "permissions": "0", "managed": False, "mentionable": True, "flags": 0}
+
+
+@dataclass
 class StoredMessage:
     id: int
     channel_id: int
@@ -243,6 +253,11 @@ class FakeDiscord:
     threads: list[int] = field(default_factory=list)
     thread_parent: dict[int, int] = field(default_factory=dict)  # thread id -> the channel it was started in
     threads_allowed: bool = True
+    # Private threads (POST /channels/{id}/threads, type 12): refused with 50013 when False, as in a channel where
+    # the bot may not create them.
+    private_threads_allowed: bool = True
+    thread_members: dict[int, set[int]] = field(default_factory=dict)  # thread id -> users added to it
+    deleted_channels: list[int] = field(default_factory=list)
     channel_of: dict[str, int] = field(default_factory=dict)  # interaction token -> channel
     clicked: dict[str, int] = field(default_factory=dict)  # interaction token -> clicked message
     delay: float = 0.0
@@ -386,6 +401,24 @@ class FakeDiscord:
                     "name": (body or {}).get("name", ""), "owner_id": str(BOT_USER_ID),
                     "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                         "archive_timestamp": TIMESTAMP, "locked": False}}
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            if not self.private_threads_allowed:
+                raise DiscordError(403, 50013, "Missing Permissions")
+            thread_id = next_id()
+            kind = int((body or {}).get("type", 12))
+            self.threads.append(thread_id)
+            self.thread_parent[thread_id] = int(params["channel_id"])
+            self.thread_members[thread_id] = set()
+            return {"id": str(thread_id), "type": kind, "guild_id": str(GUILD_ID), "parent_id": params["channel_id"],
+                    "name": (body or {}).get("name", ""), "owner_id": str(BOT_USER_ID),
+                    "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
+                                        "archive_timestamp": TIMESTAMP, "locked": False, "invitable": False}}
+        if method == "PUT" and path == "/channels/{channel_id}/thread-members/{user_id}":
+            self.thread_members.setdefault(int(params["channel_id"]), set()).add(int(params["user_id"]))
+            return None
+        if method == "DELETE" and path == "/channels/{channel_id}":
+            self.deleted_channels.append(int(params["channel_id"]))
+            return {"id": params["channel_id"], "type": 12}
         if method == "PUT" and path.startswith("/applications/") and path.endswith("/commands"):
             # The command sync: Discord answers with the commands as it registered them.
             commands: list[dict[str, Any]] = cast(Any, body) or []
@@ -467,7 +500,7 @@ class Interactions:
         self.fake = fake
 
     def base(self, user: User, channel_id: int, *, dm: bool = False, channel_type: int = 0,
-             permissions: str = MEMBER_PERMISSIONS) -> dict[str, Any]:
+             permissions: str = MEMBER_PERMISSIONS, roles: tuple[int, ...] = ()) -> dict[str, Any]:
         self.fake.users[user.id] = user
         token = f"token-{next_id()}"
         self.fake.channel_of[token] = channel_id
@@ -492,7 +525,8 @@ class Interactions:
                            thread_metadata={"archived": False, "auto_archive_duration": 1440,
                                             "archive_timestamp": TIMESTAMP, "locked": False})
         payload["channel"] = channel
-        payload["member"] = {"user": user.payload(), "roles": [], "joined_at": TIMESTAMP, "deaf": False,
+        payload["member"] = {"user": user.payload(), "roles": [str(r) for r in roles], "joined_at": TIMESTAMP,
+                             "deaf": False,
                              "mute": False, "flags": 0, "permissions": permissions}
         return payload
 
@@ -500,13 +534,22 @@ class Interactions:
         return THREAD if channel_id in self.fake.thread_parent else 0
 
     def command(self, user: User, sub: str, channel_id: int = CHANNEL_ID, *, permissions: str = MEMBER_PERMISSIONS,
-                dm: bool = False, **options: Any) -> dict[str, Any]:
-        """A slash subcommand; ``dm``: typed in a direct message with the bot (``user`` and no guild)."""
+                dm: bool = False, roles: tuple[int, ...] = (), **options: Any) -> dict[str, Any]:
+        """A slash subcommand (``"tournament join"``: a subcommand of a group); ``dm``: typed in a direct message
+        with the bot (``user`` and no guild). Option values: str, int, float, bool, a ``User`` (a user option) or
+        ``Role`` (a role option); users and roles come with Discord's ``resolved`` data."""
         payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id),
-                            permissions=permissions)
-        opts = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in options.items()]
-        payload.update(type=2, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1,
-                                     "options": [{"name": sub, "type": 1, "options": opts}]})
+                            permissions=permissions, roles=roles)
+        resolved: dict[str, dict[str, Any]] = {}
+        opts = [self._option(name, value, resolved) for name, value in options.items()]
+        *group, name = sub.split()
+        tree: list[dict[str, Any]] = [{"name": name, "type": 1, "options": opts}]
+        if group:
+            tree = [{"name": group[0], "type": 2, "options": tree}]
+        data: dict[str, Any] = {"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": tree}
+        if resolved:
+            data["resolved"] = resolved
+        payload.update(type=2, data=data)
         return payload
 
     def slash(self, user: User, name: str, channel_id: int = CHANNEL_ID, *, sub: str | None = None,
@@ -522,12 +565,30 @@ class Interactions:
             data["resolved"] = resolved
         payload.update(type=2, data=data)
         return payload
+    def _option(self, name: str, value: Any, resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        if isinstance(value, User):
+            self.fake.users[value.id] = value
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            resolved.setdefault("members", {})[str(value.id)] = {
+                "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                "permissions": MEMBER_PERMISSIONS}
+            return {"name": name, "type": 6, "value": str(value.id)}
+        if isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return {"name": name, "type": 8, "value": str(value.id)}
+        kind = 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 10 if isinstance(value, float) \
+            else 3
+        return {"name": name, "type": kind, "value": value}
 
     def autocomplete(self, user: User, sub: str, option: str, value: str, channel_id: int, *,
                      dm: bool = False) -> dict[str, Any]:
         payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id))
-        payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": [
-            {"name": sub, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]})
+        *group, name = sub.split()
+        tree: list[dict[str, Any]] = [
+            {"name": name, "type": 1, "options": [{"name": option, "type": 3, "value": value, "focused": True}]}]
+        if group:
+            tree = [{"name": group[0], "type": 2, "options": tree}]
+        payload.update(type=4, data={"id": str(COMMAND_ID), "name": "klaverjas", "type": 1, "options": tree})
         return payload
 
     def click(self, user: User, message: StoredMessage, custom_id: str) -> dict[str, Any]:
@@ -662,7 +723,7 @@ class OfflineBot:
     async def __aenter__(self) -> OfflineBot:
         store = await SqliteStore(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers, choose=self.choose,
-                           warm_up=self.warm_up)
+                           warm_up=self.warm_up, schedule_tournaments=False)
         bot.announcer.outbox.config = self.delivery
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
@@ -699,10 +760,11 @@ class OfflineBot:
         return token
 
     async def command(self, user: User, sub: str, channel_id: int = CHANNEL_ID, *,
-                      permissions: str = MEMBER_PERMISSIONS, dm: bool = False, **options: Any) -> str:
+                      permissions: str = MEMBER_PERMISSIONS, dm: bool = False, roles: tuple[int, ...] = (),
+                      **options: Any) -> str:
         """A slash subcommand; ``dm``: typed in a direct message with the bot (``user`` and no guild)."""
         return await self.feed(self.interactions.command(user, sub, channel_id, permissions=permissions, dm=dm,
-                                                         **options))
+                                                         roles=roles, **options))
 
     async def slash(self, user: User, name: str, channel_id: int = CHANNEL_ID, *, sub: str | None = None,
                     dm: bool = False, options: list[dict[str, Any]] | None = None,

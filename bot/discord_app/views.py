@@ -12,7 +12,8 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id;
 the statistics' ``kj:ss:u:<user>`` or ``kj:ss:ai:<level>`` (share /stats in the channel) and
 ``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard); ``kj:ms:<table>`` (the match end's Stats:
-the presser's own statistics); ``kj:fm:<user>`` (forget-me's confirmation, for that user only).
+the presser's own statistics); ``kj:fm:<user>`` (forget-me's confirmation, for that user only);
+``kj:tp:<entry>`` (a tournament pair's partner confirms the entry).
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ LOBBY_STYLES = {LobbyOp.JOIN: discord.ButtonStyle.primary, LobbyOp.START: discor
 class ClickHandler(Protocol):
     """The bot object, as the buttons see it: where a click goes."""
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem, /) -> None: ...
+    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem | ConfirmPairButton,
+                       /) -> None: ...
 
 
-async def clicked(interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
+async def clicked(interaction: discord.Interaction[Any], item: TableItem | StatsItem | ConfirmPairButton) -> None:
     handler: ClickHandler = interaction.client
     await handler.on_click(interaction, item)
 
@@ -406,13 +408,33 @@ class ForgetMeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf
         await clicked(interaction, self)
 
 
+ENTRY = r"(?P<entry>[1-9][0-9]{0,11})"  # tournament entry ids count from 1
+
+
+class ConfirmPairButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:tp:{ENTRY}"):
+    """On a tournament pair's invitation: the invited partner confirms (anyone else is told it is not theirs)."""
+
+    def __init__(self, entry: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.confirm_pair", lang), style=discord.ButtonStyle.success,
+                                           custom_id=f"kj:tp:{entry}"))
+        self.entry = entry
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmPairButton:
+        return cls(int(match["entry"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
 StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton | ForgetMeButton
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
     TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton,
-    MyStatsButton, ForgetMeButton)
+    MyStatsButton, ForgetMeButton, ConfirmPairButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

@@ -79,7 +79,7 @@ async def _backfill_stats(store: SqliteStore) -> None:
     await stats.backfill(store.db, store.load_table)
 
 
-# Python steps after a migration's SQL, in its transaction: rows that only replaying stored games can give.
+# Python steps of a migration, in the migration's transaction: rows that only replaying stored games can give.
 DATA_STEPS: dict[int, Callable[[SqliteStore], Awaitable[None]]] = {6: _backfill_stats}
 
 
@@ -139,9 +139,11 @@ class SqliteStore:
         # Statement by statement rather than executescript, which would commit before a data step could run.
         await self.db.execute("BEGIN")
         try:
-            for number, sql in pending:
+            for _, sql in pending:
                 for statement in statements(sql):
                     await self.db.execute(statement)
+            # The steps run this code, which reads the newest schema: so after every script, in number order.
+            for number, _ in pending:
                 step = DATA_STEPS.get(number)
                 if step is not None:
                     await step(self)
@@ -179,15 +181,24 @@ class SqliteStore:
         async with self._writing:
             await self.db.execute(sql, parameters)
 
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One write transaction under the store's one write lock, for the stores built on this connection
+        (``bot.store.tournaments``)."""
+        return self._transaction()
+
+    async def write(self, sql: str, parameters: tuple[Any, ...]) -> None:
+        """One write statement under the store's write lock (committed at once)."""
+        await self._write(sql, parameters)
+
     # ------------------------------------------------------------ tables
 
     async def create_table(self, table: Table) -> int:
         async with self._transaction():
             cursor = await self.db.execute(
-                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced) "
-                "VALUES (?, ?, ?, ?, ?, ?, 0)",
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
                 (table.guild_id, table.channel_id, table.host_id, table.status.value,
-                 json.dumps(table.settings.to_dict()), table.seed))
+                 json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
             table_id = cursor.lastrowid
             assert table_id is not None
             await self._write_seats(table_id, table)
@@ -250,7 +261,8 @@ class SqliteStore:
                       guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
                       lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
                       prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
-                      rematch_id=row["rematch_id"], opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
+                      rematch_id=row["rematch_id"], tournament_id=row["tournament_id"],
+                      opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
                       status=TableStatus(row["status"]), game=Game(settings.rules))
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -67,6 +67,9 @@ class MatchArchive:
     def __init__(self, store: ArchiveStore | None, live: Callable[[int], Table | None]) -> None:
         self.store = store
         self.live = live  # a table the service keeps in memory, whose status is newer than the store's
+        # A tournament table's deals are every entry's: the name of its tournament while that is not closed (its
+        # replay and record wait until then), None once closed. Set by the front end (bot.tournaments).
+        self.sealed: Callable[[int], Awaitable[str | None]] | None = None
         self._outcomes: OrderedDict[int, Outcome] = OrderedDict()
 
     def status(self, table: Table) -> TableStatus:
@@ -82,6 +85,10 @@ class MatchArchive:
         status = self.status(table)
         if status not in (TableStatus.FINISHED, TableStatus.STOPPED):
             raise ServiceError(ServiceErrorCode.MATCH_NOT_OVER, {"table": table_id})
+        if table.tournament_id is not None and self.sealed is not None:
+            name = await self.sealed(table.tournament_id)
+            if name is not None:
+                raise ServiceError(ServiceErrorCode.TOURNAMENT_SEALED, {"table": table_id, "tournament": name})
         assert self.store is not None
         replay = Replay(table.rules, [action for action, _ in await self.store.actions(table_id)])
         if not replay.hands:

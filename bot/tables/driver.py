@@ -3,7 +3,16 @@ timer that reminds a human and then lets the AI play for them, and the timers of
 lobby nobody starts expires, and a finished or stopped table leaves memory a while after its end.
 
 One task per table, started afresh for every new state (``schedule``). Chance and AI choices are
-seeded by the table's seed and the position only, so a restarted bot plays on identically.
+seeded by the table's seed and the position only, so a restarted bot plays on identically. Chance depends on
+the hand and the draw within it (``chance_rng``), not on what was played before: every table with one seed
+gets the same deals, first dealer and turned suits in the same seats (a tournament's tables share a seed). An
+AI decision is seeded by the table's seed and what the seat sees (``engine.ai.players.situation_seed``), so
+equal situations get equal answers; at a tournament table the strong player also runs on its node budget
+alone (no time cap), so the answer does not depend on the machine's load either.
+
+A tournament table has no turn timer (each participant plays at their own pace). A table on ``autoplay``
+(a tournament closed before it finished) is played to its end by the AI in every seat without pauses, with
+the normal level in a thread of this process, so it does not queue behind other tables' moves.
 
 A turn counts as missed only if its prompt reached the player. A front end that announces turns says so
 (``prompt_pending`` when it queues a turn's prompt, ``prompt_delivered`` once Discord took it); a turn
@@ -26,10 +35,10 @@ from dataclasses import dataclass
 from bot.tables.events import LobbyExpired, SeatAway, SeatChange, SeatChanged, TurnReminder
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
-from bot.tables.thinking import Thinker
+from bot.tables.thinking import Thinker, choose_action
 from engine.actions import Action, Choice, Claim, TurnUp
 from engine.ai.claims import claim_for
-from engine.ai.players import Level
+from engine.ai.players import Level, situation_seed
 from engine.cards import SEATS, Seat
 from engine.errors import IllegalActionError
 from engine.game import Phase, random_deal
@@ -115,7 +124,7 @@ class TableDriver:
             return False
         if game.phase in (Phase.DEAL, Phase.TURN_UP) or self._pending_ai_claim(table) is not None:
             return True
-        return game.to_act is not None and table.seats[game.to_act].ai_plays
+        return game.to_act is not None and table.ai_plays(game.to_act)
 
     # ------------------------------------------------------------ did the turn reach the player?
 
@@ -170,7 +179,7 @@ class TableDriver:
         game = table.game
         claimer = self._pending_ai_claim(table)
         if claimer is not None:
-            await asyncio.sleep(self.config.ai_pause)
+            await self._pause(table, self.config.ai_pause)
             await self._apply(table, version, claimer, Claim(claimer), Actor.AI)
         elif game.phase is Phase.OVER:
             return
@@ -181,27 +190,29 @@ class TableDriver:
         else:
             seat = game.to_act
             assert seat is not None
-            if table.seats[seat].ai_plays:
+            if table.ai_plays(seat):
                 await self._ai_turn(table, version, seat)
-            else:
+            elif table.tournament_id is None:
                 await self._timed_turn(table, version, seat)
+            # else: a tournament participant's turn waits for them, however long they take
+
+    @staticmethod
+    async def _pause(table: Table, seconds: float) -> None:
+        """The pause that lets people follow; none on autoplay (nobody is waiting to see it)."""
+        await asyncio.sleep(0 if table.autoplay else seconds)
 
     def _pending_ai_claim(self, table: Table) -> Seat | None:
         """Declared roem: the first seat an AI plays whose team the engine says is owed roem (``claim_for``)."""
         if not table.game.can_claim():
             return None
         for seat in SEATS:
-            if table.seats[seat].ai_plays and claim_for(table.view(seat)) is not None:
+            if table.ai_plays(seat) and claim_for(table.view(seat)) is not None:
                 return seat
         return None
 
-    @staticmethod
-    def _chance(table: Table, version: int) -> random.Random:
-        return random.Random(f"{table.seed}:{version}")  # stable across restarts: seed and position only
-
     async def _deal(self, table: Table, version: int) -> None:
         game = table.game
-        await asyncio.sleep(self.config.deal_pause if game.hands else 0)
+        await self._pause(table, self.config.deal_pause if game.hands else 0)
         async with table.lock:
             if table.version != version or not table.running:
                 return
@@ -211,7 +222,7 @@ class TableDriver:
             finally:
                 table.task_locked = False
         following = game.next_dealer
-        rng = self._chance(table, version)
+        rng = chance_rng(table)
         dealer = following if following is not None else SEATS[rng.randrange(4)]
         await self._apply(table, version, None, random_deal(rng, dealer), Actor.CHANCE)
 
@@ -229,11 +240,11 @@ class TableDriver:
 
     async def _turn_up(self, table: Table, version: int) -> None:
         suits = table.game.turnable_suits()
-        rng = self._chance(table, version)
+        rng = chance_rng(table)
         await self._apply(table, version, None, TurnUp(suits[rng.randrange(len(suits))]), Actor.CHANCE)
 
     async def _ai_turn(self, table: Table, version: int, seat: Seat) -> None:
-        await asyncio.sleep(self.config.ai_pause)
+        await self._pause(table, self.config.ai_pause)
         choice = await self._think(table, seat, version)
         await self._apply(table, version, seat, choice, Actor.AI)
 
@@ -279,11 +290,14 @@ class TableDriver:
     async def _think(self, table: Table, seat: Seat, version: int) -> Choice:
         view = table.view(seat)
         level = table.seats[seat].ai_level if table.seats[seat].kind is SeatKind.AI else Level.HARD
-        seed = random.Random(f"ai:{table.seed}:{version}").randrange(1 << 31)
+        seed = situation_seed(table.seed, view)
+        if table.autoplay:
+            # Fast, and off the AI workers: a closing tournament's tables must not delay anyone's game.
+            return await asyncio.to_thread(choose_action, Level.NORMAL, seed, view, False)
         # Thinking may take a while (PIMC): never on the event loop, in a worker process when configured.
         if self.choose is not None:
             return await asyncio.to_thread(self.choose, level, seed, view)
-        return await self.thinker.choose(level, seed, view)
+        return await self.thinker.choose(level, seed, view, table.tournament_id is None)
 
     async def _apply(self, table: Table, version: int, seat: Seat | None, action: Action, actor: Actor) -> None:
         async with table.lock:
@@ -302,3 +316,14 @@ class TableDriver:
             finally:
                 table.task_locked = False
             self.schedule(table)
+
+
+def chance_rng(table: Table) -> random.Random:
+    """The generator of the table's next chance action. A hand's deal (with, in the first hand, the first dealer)
+    is its draw 0 and each turned suit the next draw: chance depends on the seed, the hand and the draw only,
+    never on the bids and cards before, so tables with one seed get one sequence of deals and turned suits.
+    Stable across restarts (stored actions are replayed, never drawn again)."""
+    game = table.game
+    hand = game.hand if game.phase is not Phase.DEAL else None
+    draw = 0 if hand is None else 1 + len(hand.turned)
+    return random.Random(f"{table.seed}:{game.hand_number}:{draw}")

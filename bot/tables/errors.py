@@ -7,6 +7,7 @@ from typing import Any
 
 
 class ServiceErrorCode(StrEnum):
+    ALREADY_ENTERED = "already_entered"
     ALREADY_CLAIMED = "already_claimed"
     ALREADY_RESERVED = "already_reserved"
     ALREADY_SEATED = "already_seated"
@@ -49,6 +50,22 @@ class ServiceErrorCode(StrEnum):
     TABLE_PLAYS_HERE = "table_plays_here"
     THREAD_HAS_TABLE = "thread_has_table"
     WHICH_TABLE = "which_table"
+    # tournaments (bot.tournaments)
+    BAD_TOURNAMENT_OPTION = "bad_tournament_option"
+    NO_INVITE = "no_invite"
+    NO_PAIRS = "no_pairs"
+    NO_PLACE = "no_place"
+    NO_TOURNAMENT = "no_tournament"
+    NOT_ALLOWED_CLOSE = "not_allowed_close"
+    NOT_ALLOWED_CREATE = "not_allowed_create"
+    PARTNER_ENTERED = "partner_entered"
+    PARTNER_SELF = "partner_self"
+    TOURNAMENT_AUTOPLAY = "tournament_autoplay"
+    TOURNAMENT_CLOSED = "tournament_closed"
+    TOURNAMENT_FULL = "tournament_full"
+    TOURNAMENT_SEALED = "tournament_sealed"
+    TOURNAMENT_TABLE = "tournament_table"
+    WHICH_TOURNAMENT = "which_tournament"
 
 
 class ServiceError(Exception):

@@ -92,6 +92,13 @@ class TableRestored:
     replaying: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class AutoplayStarted:
+    """The AI plays this table to its end in every seat, without pauses (its tournament closed)."""
+
+    table: Table
+
+
 ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped
-                | LobbyExpired | TableRestored)
+                | LobbyExpired | TableRestored | AutoplayStarted)
 Subscriber = Callable[[ServiceEvent], Awaitable[None]]

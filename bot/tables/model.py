@@ -127,6 +127,10 @@ class Table:
     prompt_message_id: int | None = None  # the bidding buttons now in the thread
     prompt_version: int | None = None  # the version those buttons were made for
     rematch_id: int | None = None  # the table opened by Rematch after this one
+    # The tournament this table belongs to (bot.tournaments): one participant (or pair) against AI players, no
+    # turn timer, no rematch, no seat taken over; its deals come from the tournament's seed. Statistics that rate
+    # matches skip these tables (tables.tournament_id in the store).
+    tournament_id: int | None = None
     opened_at: float = field(default_factory=time.time)  # wall clock, so a lobby's age survives a restart
     status: TableStatus = TableStatus.LOBBY
     seats: list[SeatInfo] = field(default_factory=lambda: [SeatInfo() for _ in SEATS])
@@ -140,6 +144,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)  # the driver (bot.tables.driver)
     task_locked: bool = False  # the driver is applying an action: do not cancel it
+    # The AI plays every seat to the end, without pauses (a tournament closed before this table finished); in
+    # memory only: after a restart the tournament's closing sets it again.
+    autoplay: bool = False
 
     @property
     def version(self) -> int:
@@ -173,6 +180,10 @@ class Table:
     def stoppers(self) -> set[int]:
         """Who stopped the match or voted to stop it (a stopped match is abandoned for them)."""
         return self.stop_votes | ({self.stopped_by} if self.stopped_by is not None else set())
+
+    def ai_plays(self, seat: Seat) -> bool:
+        """Whether the AI acts for this seat now: an AI seat, an away human, or any seat of a table on autoplay."""
+        return self.autoplay or self.seats[seat].ai_plays
 
     def seat_of(self, user_id: int) -> Seat | None:
         for seat in SEATS:

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from bot.tables.driver import ChooseFn, ServiceConfig, TableDriver
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import (
+    AutoplayStarted,
     GameProgress,
     LobbyChanged,
     SeatChange,
@@ -37,10 +38,14 @@ from engine.errors import ErrorCode, NotYourTurnError
 from engine.game import Game
 from engine.view import SeatView
 
-__all__ = ["PostLobby", "ServiceConfig", "TableService"]  # what a front end builds and configures
+__all__ = ["OpenPlace", "PostLobby", "ServiceConfig", "TableService"]  # what a front end builds and configures
 
 # Posts a new table's lobby message and returns its id; raises when it could not be posted.
 PostLobby = Callable[[Table], Awaitable[int]]
+# Makes a tournament table's private place (a thread) and returns its channel id; raises when it could not.
+OpenPlace = Callable[[Table], Awaitable[int]]
+
+AUTOPLAY_STALL = 120.0  # seconds without a new action before ``finish_by_ai`` stops waiting for a table
 
 
 class TableService:
@@ -200,6 +205,7 @@ class TableService:
     async def leave(self, table_id: int, user_id: int) -> Seat:
         """In the lobby the seat empties; in a game an AI player takes it over."""
         table = self.get(table_id)
+        _not_at_a_tournament(table)
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
@@ -288,6 +294,8 @@ class TableService:
             raise ServiceError(ServiceErrorCode.NOT_STARTED)
         if not table.running:
             raise ServiceError(ServiceErrorCode.NOT_PLAYING)
+        if table.autoplay:
+            raise ServiceError(ServiceErrorCode.TOURNAMENT_AUTOPLAY)
         seat = table.seat_of(user_id)
         if seat is None:
             raise ServiceError(ServiceErrorCode.NOT_SEATED)
@@ -383,6 +391,7 @@ class TableService:
         and they take it when the next hand is dealt. Returns the seat and whether it is theirs already.
         """
         table = self.get(table_id)
+        _not_at_a_tournament(table)
         async with table.lock:
             if not table.running:
                 raise ServiceError(ServiceErrorCode.NOT_PLAYING)
@@ -422,6 +431,7 @@ class TableService:
         channel_id = (await self._table_anywhere(table_id)).channel_id
         async with self._opening.hold(channel_id):
             table = await self._table_anywhere(table_id)  # again: another click may have changed it meanwhile
+            _not_at_a_tournament(table)
             async with table.lock:
                 if table.status is not TableStatus.FINISHED:
                     raise ServiceError(ServiceErrorCode.NOT_FINISHED)
@@ -466,6 +476,7 @@ class TableService:
         Returns whether the table stopped (False: the vote was counted but is not yet a majority).
         """
         table = self.get(table_id)
+        _not_at_a_tournament(table)
         async with table.lock:
             if table.status in (TableStatus.FINISHED, TableStatus.STOPPED):
                 raise ServiceError(ServiceErrorCode.NOT_PLAYING)
@@ -482,6 +493,58 @@ class TableService:
             self.driver.schedule(table)  # stops the game's driver; the table leaves memory a while later
             await self.registry.emit(TableStopped(table, user_id))
             return True
+
+    # ------------------------------------------------------------ tournament tables
+
+    async def create_tournament_table(self, *, tournament_id: int, seed: int, settings: TableSettings, guild_id: int,
+                                      channel_id: int, players: dict[Seat, tuple[int, str, Delivery]],
+                                      open_place: OpenPlace) -> Table:
+        """A tournament entry's table, started at once: the participant South (a pair North and South), AI players
+        in the other seats at the settings' level, the tournament's seed (so its deals).
+
+        ``open_place`` makes the table's private place (a thread) before anything is dealt and returns its channel
+        id; when it fails, the table is deleted again and the error raised. Until the table starts it is stored
+        as a lobby without a message, which a restart drops.
+        """
+        table = Table(id=0, host_id=players[Seat.S][0], settings=settings, seed=seed, guild_id=guild_id,
+                      channel_id=channel_id, tournament_id=tournament_id, game=Game(settings.rules))
+        for seat in SEATS:
+            if seat in players:
+                user_id, name, delivery = players[seat]
+                table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=delivery)
+            else:
+                table.seats[seat] = SeatInfo(SeatKind.AI, None, "", settings.ai_level)
+        await self.registry.register(table)
+        try:
+            table.thread_id = await open_place(table)
+        except BaseException:
+            await self.registry.discard(table)
+            raise
+        async with table.lock:
+            table.status = TableStatus.PLAYING
+            await self.registry.save(table)
+            await self.registry.emit(TableStarted(table))
+            self.driver.schedule(table)
+        return table
+
+    async def finish_by_ai(self, table_id: int) -> Table:
+        """Play a running table to its end with the AI in every seat and no pauses (its tournament closed); returns
+        once the game is over, or when it stalls (the driver failed: logged there) for ``AUTOPLAY_STALL``."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.running and not table.autoplay:
+                table.autoplay = True
+                await self.registry.emit(AutoplayStarted(table))
+                self.driver.schedule(table)
+        loop = asyncio.get_running_loop()
+        version, since = table.version, loop.time()
+        while table.running:
+            await asyncio.sleep(0.01)
+            if table.version != version:
+                version, since = table.version, loop.time()
+            elif loop.time() - since > AUTOPLAY_STALL:
+                break
+        return table
 
     # ------------------------------------------------------------ finding tables
 
@@ -543,6 +606,13 @@ class TableService:
         self._hinted = {user: at for user, at in self._hinted.items() if now - at < config.hint_cooldown}
         self._hinted[user_id] = now
         return view
+
+
+def _not_at_a_tournament(table: Table) -> None:
+    """A tournament table keeps its participant and plays to its end: nobody takes a seat, leaves, stops it or
+    asks a rematch (the tournament's closing finishes it)."""
+    if table.tournament_id is not None:
+        raise ServiceError(ServiceErrorCode.TOURNAMENT_TABLE)
 
 
 class _KeyedLocks:

@@ -56,9 +56,10 @@ def _ping() -> int:
     return os.getpid()
 
 
-def choose_action(level: Level, seed: int, view: SeatView) -> Choice:
-    """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart)."""
-    return make_player(level, seed).choose(view)
+def choose_action(level: Level, seed: int, view: SeatView, timed: bool = True) -> Choice:
+    """The choice of a fresh ``level`` player seeded ``seed`` (the same after a restart); ``timed=False``: bounded
+    by node budgets only, so the same on any machine (``engine.ai.players.make_player``)."""
+    return make_player(level, seed, timed=timed).choose(view)
 
 
 def hint_message(view: SeatView, lang: Language) -> str:
@@ -142,8 +143,8 @@ class Thinker:
         """``fn(*args)`` on the AI moves' workers."""
         return await self.moves.run(fn, *args)
 
-    async def choose(self, level: Level, seed: int, view: SeatView) -> Choice:
-        return await self.moves.run(choose_action, level, seed, view)
+    async def choose(self, level: Level, seed: int, view: SeatView, timed: bool = True) -> Choice:
+        return await self.moves.run(choose_action, level, seed, view, timed)
 
     async def hint(self, view: SeatView, lang: Language) -> str:
         self.hints_waiting += 1

@@ -336,6 +336,144 @@ TEXTS: dict[str, tuple[str, str]] = {
     "match.result_stopped": ("stopped at {a}–{b}", "gestopt bij {a}–{b}"),
 }
 
+# ------------------------------------------------------------------ tournaments (issue 12)
+
+TEXTS.update({
+    "error.already_entered": ("You already play in {tournament}.", "Je speelt al mee in {tournament}."),
+    "error.bad_tournament_option": ("{key} must be from {low} to {high}.", "{key} moet van {low} tot {high} zijn."),
+    "error.no_invite": ("There is no invitation for you to confirm here.",
+                        "Er is hier geen uitnodiging die jij kunt bevestigen."),
+    "error.no_pairs": ("In {tournament} everyone plays alone (with an AI partner): join without a partner.",
+                       "In {tournament} speelt iedereen alleen (met een AI-maat): doe mee zonder maat."),
+    "error.no_place": ("I cannot open a private thread for your table here, and I cannot send you direct messages "
+                       "either. Allow direct messages from this server (or ask a moderator to let the bot create "
+                       "private threads), then join again.",
+                       "Ik kan hier geen privédraad voor je tafel openen en je ook geen privéberichten sturen. Sta "
+                       "privéberichten van deze server toe (of vraag een moderator de bot privédraden te laten "
+                       "maken) en doe dan opnieuw mee."),
+    "error.no_tournament": ("There is no tournament {tournament} in this server.",
+                            "In deze server is er geen toernooi {tournament}."),
+    "error.not_allowed_close": ("Only the creator of {tournament} or someone with Manage Server can close it.",
+                                "Alleen wie {tournament} heeft gemaakt of iemand met Server beheren kan het sluiten."),
+    "error.not_allowed_create": ("Creating a tournament needs the Manage Server permission{role}.",
+                                 "Voor een toernooi maken heb je het recht Server beheren nodig{role}."),
+    "error.partner_entered": ("{name} already plays in this tournament.", "{name} speelt al mee in dit toernooi."),
+    "error.partner_self": ("Choose someone else as your partner.", "Kies iemand anders als maat."),
+    "error.tournament_autoplay": ("The tournament has closed: the AI finishes this table.",
+                                  "Het toernooi is gesloten: de AI speelt deze tafel uit."),
+    "error.tournament_closed": ("{tournament} is closed.", "{tournament} is gesloten."),
+    "error.tournament_full": ("{tournament} is full ({max} entries).", "{tournament} zit vol ({max} deelnames)."),
+    "error.tournament_sealed": ("Table #{table} belongs to {tournament}, which is still open: its replay and record "
+                                "come when the tournament closes, so nobody sees the deals before playing them.",
+                                "Tafel #{table} hoort bij {tournament}, dat nog open is: terugkijken en het verslag "
+                                "komen als het toernooi sluit, zodat niemand de kaarten ziet voor hij ze speelt."),
+    "error.tournament_table": ("This is a tournament table: its player plays it to the end (the AI finishes it when "
+                               "the tournament closes); nobody takes over, leaves or stops it.",
+                               "Dit is een toernooitafel: de speler speelt hem uit (de AI maakt hem af als het "
+                               "toernooi sluit); niemand neemt over, gaat weg of stopt hem."),
+    "error.which_tournament": ("This server has more than one open tournament: choose one from the list.",
+                               "Deze server heeft meer dan één open toernooi: kies er een uit de lijst."),
+    "tournament.thread": ("Tournament table #{table} — {players}", "Toernooitafel #{table} — {players}"),
+    "tournament.autoplay": ("The tournament has closed: the AI plays this table to its end.",
+                            "Het toernooi is gesloten: de AI speelt deze tafel uit."),
+    "tournament.table_done": ("Your tournament total: {total}. The standings: /klaverjas tournament standings.",
+                              "Je toernooitotaal: {total}. De stand: /klaverjas toernooi stand."),
+    "tournament.table_done_ai": ("Finished by the AI when the tournament closed; total {total}.",
+                                 "Door de AI uitgespeeld toen het toernooi sloot; totaal {total}."),
+    "tournament.created": ("🏆 **{name}** (tournament #{tournament}) is open until {closes}: {hands:hand|hands}, every "
+                           "entry plays the same deals against AI players ({settings}). Join with "
+                           "/klaverjas tournament join.{limit}{pairs}",
+                           "🏆 **{name}** (toernooi #{tournament}) is open tot {closes}: {hands:ronde|rondes}, "
+                           "iedereen speelt dezelfde kaarten tegen AI-spelers ({settings}). Doe mee met "
+                           "/klaverjas toernooi meedoen.{limit}{pairs}"),
+    "tournament.limit": (" At most {max} entries.", " Hoogstens {max} deelnames."),
+    "tournament.pairs": (" Two may enter as a pair (join with partner:).", " Met z'n tweeën meedoen als paar kan ook "
+                                                                           "(meedoen met maat:)."),
+    "tournament.daily_opened": ("🏆 The daily tournament of {day} (#{tournament}) is open until {closes}: "
+                                "{hands:hand|hands} with the same deals for everyone. Join with "
+                                "/klaverjas tournament join.",
+                                "🏆 Het dagtoernooi van {day} (#{tournament}) is open tot {closes}: "
+                                "{hands:ronde|rondes} met voor iedereen dezelfde kaarten. Doe mee met "
+                                "/klaverjas toernooi meedoen."),
+    "tournament.joined": ("You're in {name}! Your table: {place}. Play at your own pace before {closes}.",
+                          "Je doet mee aan {name}! Je tafel: {place}. Speel in je eigen tempo, vóór {closes}."),
+    "tournament.joined_dm": ("You're in {name}! I could not open a private thread here, so your table plays in our "
+                             "direct messages. Play at your own pace before {closes}.",
+                             "Je doet mee aan {name}! Ik kon hier geen privédraad openen, dus je tafel speelt in "
+                             "onze privéberichten. Speel in je eigen tempo, vóór {closes}."),
+    "tournament.welcome": ("🏆 **{name}** — {mention}, you sit South; North, your partner, and East and West are AI "
+                           "players. Every entry gets these same deals. Play at your own pace: at {closes} the AI "
+                           "finishes tables that are not done.",
+                           "🏆 **{name}** — {mention}, je zit Zuid; Noord, je maat, en Oost en West zijn AI-spelers. "
+                           "Iedereen krijgt dezelfde kaarten. Speel in je eigen tempo: om {closes} speelt de AI de "
+                           "tafels uit die nog niet klaar zijn."),
+    "tournament.welcome_pair": ("🏆 **{name}** — {mention} South and {partner} North, a pair against AI players East "
+                                "and West. Every entry gets these same deals. Play at your own pace: at {closes} the "
+                                "AI finishes tables that are not done.",
+                                "🏆 **{name}** — {mention} Zuid en {partner} Noord, samen tegen AI-spelers Oost en "
+                                "West. Iedereen krijgt dezelfde kaarten. Speel in je eigen tempo: om {closes} speelt "
+                                "de AI de tafels uit die nog niet klaar zijn."),
+    "tournament.invite": ("{partner}, {name} asks you to play **{tournament}** as a pair (you North, {name} South). "
+                          "Press Confirm to enter.",
+                          "{partner}, {name} vraagt je om samen **{tournament}** te spelen (jij Noord, {name} Zuid). "
+                          "Druk op Bevestigen om mee te doen."),
+    "tournament.invited": ("Invitation sent: your pair's table opens when {name} confirms.",
+                           "Uitnodiging verstuurd: jullie tafel opent zodra {name} bevestigt."),
+    "button.confirm_pair": ("Confirm", "Bevestigen"),
+    "tournament.closing": ("{name} is closed: the AI finishes the tables still playing, then the final standings "
+                           "follow in {channel}.",
+                           "{name} is gesloten: de AI speelt de tafels uit die nog bezig zijn, daarna volgt de "
+                           "eindstand in {channel}."),
+    "tournament.final": ("🏆 **{name}** is over. Winner: {winner} with {total}.",
+                         "🏆 **{name}** is afgelopen. Winnaar: {winner} met {total}."),
+    "tournament.final_pairs": ("Best pair: {winner} with {total}.", "Beste paar: {winner} met {total}."),
+    "tournament.final_none": ("🏆 **{name}** is over; no table was played.",
+                              "🏆 **{name}** is afgelopen; er is geen tafel gespeeld."),
+    "tournament.title": ("{name} (#{tournament})", "{name} (#{tournament})"),
+    "tournament.status_open": ("open until {closes}", "open tot {closes}"),
+    "tournament.status_open_short": ("open", "open"),
+    "tournament.status_closing": ("closing", "wordt gesloten"),
+    "tournament.status_closed": ("final standings", "eindstand"),
+    "tournament.header": ("**{title}** — {status} · {entries:entry|entries}",
+                          "**{title}** — {status} · {entries:deelname|deelnames}"),
+    "tournament.row": ("{rank}. {name} — {total}{mark}", "{rank}. {name} — {total}{mark}"),
+    "tournament.row_playing": ("· {name} — {total} after {hands:hand|hands} (playing)",
+                               "· {name} — {total} na {hands:ronde|rondes} (speelt nog)"),
+    "tournament.ai_mark": (" (finished by the AI)", " (uitgespeeld door de AI)"),
+    "tournament.solo_title": ("Players:", "Spelers:"),
+    "tournament.pairs_title": ("Pairs:", "Paren:"),
+    "tournament.your_hands": ("Your hands against the field:", "Jouw rondes tegen het veld:"),
+    "tournament.hand_line": ("hand {hand}: you {score}, best {best}, average {average}",
+                             "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}"),
+    "tournament.hand_line_lost": ("hand {hand}: you {score}, best {best}, average {average}, points lost {lost}",
+                                  "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}, punten verloren "
+                                  "{lost}"),
+    "tournament.no_entries": ("Nobody has entered yet.", "Nog niemand doet mee."),
+    "tournament.more": ("+{n} more", "+{n} meer"),
+    "tournament.config_saved": ("Tournament settings saved. Daily tournament: {daily}. Who may create tournaments: "
+                                "Manage Server{role}.",
+                                "Toernooi-instellingen opgeslagen. Dagtoernooi: {daily}. Wie toernooien mag maken: "
+                                "Server beheren{role}."),
+    "tournament.daily_on": ("on, opening every day at {hour}:00 UTC in {channel} and closing 24 hours later",
+                            "aan, opent elke dag om {hour}:00 UTC in {channel} en sluit 24 uur later"),
+    "tournament.daily_off": ("off", "uit"),
+    "tournament.role": (" or the role {role}", " of de rol {role}"),
+    "tournament.winners_title": ("**Daily tournament winners, all time**", "**Winnaars van het dagtoernooi, "
+                                                                            "aller tijden**"),
+    "tournament.winners_row": ("{rank}. {name} — {wins:win|wins}", "{rank}. {name} — {wins:keer|keer} gewonnen"),
+    "tournament.no_winners": ("No daily tournament has been won here yet.",
+                              "Hier is nog geen dagtoernooi gewonnen."),
+    "tournament.label": ("#{tournament} {name} · {status}", "#{tournament} {name} · {status}"),
+    "label.players": ("Players", "Spelers"),
+    "label.pairs": ("Pairs", "Paren"),
+    "label.you": ("You", "Jij"),
+    "label.best": ("Best", "Beste"),
+    "label.average": ("Average", "Gemiddeld"),
+    "label.playing": ("playing", "speelt nog"),
+    "label.by_ai": ("finished by the AI", "uitgespeeld door de AI"),
+    "label.more": ("more", "meer"),
+})
+
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)
 
 TEXTS.update({
@@ -983,6 +1121,47 @@ COMMAND_TEXTS: dict[str, str] = {
     "Delete your statistics and make you anonymous in every stored game":
         "Wis je statistieken en maak je anoniem in elk bewaard spel",
     "Recent matches in this server": "Recente partijen op deze server",
+    # tournaments
+    "tournament": "toernooi",
+    "Tournaments: everyone plays the same deals against AI players":
+        "Toernooien: iedereen speelt dezelfde kaarten tegen AI-spelers",
+    "create": "maken",
+    "Create a tournament in this channel (Manage Server or the server's tournament role)":
+        "Maak een toernooi in dit kanaal (Server beheren of de toernooirol van de server)",
+    "name": "naam",
+    "The tournament's name": "De naam van het toernooi",
+    "hands": "rondes",
+    "Hands every entry plays (default 16, a boompje)": "Rondes die iedereen speelt (standaard 16, een boompje)",
+    "max_participants": "max_deelnemers",
+    "Most entries (a pair is one; default 10, 0 for no limit)":
+        "Hoogstens zoveel deelnames (een paar telt als één; standaard 10, 0 voor geen grens)",
+    "hours": "uren",
+    "Hours until it closes (default 24)": "Uren tot het sluit (standaard 24)",
+    "pairs": "paren",
+    "Whether two may enter as a pair (default yes)": "Of twee samen als paar mogen meedoen (standaard ja)",
+    "Join a tournament: your own table, at your own pace":
+        "Doe mee aan een toernooi: je eigen tafel, in je eigen tempo",
+    "The tournament: pick one from the list": "Het toernooi: kies er een uit de lijst",
+    "partner": "maat",
+    "Enter as a pair with this partner (they confirm)": "Doe mee als paar met deze maat (die bevestigt)",
+    "standings": "stand",
+    "The standings of a tournament, and your hands against the field": "De stand van een toernooi, en jouw rondes "
+                                                                       "tegen het veld",
+    "close": "sluiten",
+    "Close a tournament now (its creator or Manage Server)": "Sluit een toernooi nu (wie het maakte of Server "
+                                                             "beheren)",
+    "config": "instellen",
+    "The server's tournament settings: the daily tournament and the role that may create tournaments":
+        "De toernooi-instellingen van de server: het dagtoernooi en de rol die toernooien mag maken",
+    "daily": "dagelijks",
+    "A tournament that opens every day in this channel and closes 24 hours later":
+        "Een toernooi dat elke dag in dit kanaal opent en 24 uur later sluit",
+    "hour": "uur",
+    "The hour (UTC, 0-23) the daily tournament opens": "Het uur (UTC, 0-23) waarop het dagtoernooi opent",
+    "role": "rol",
+    "Besides Manage Server, this role may create tournaments": "Naast Server beheren mag deze rol toernooien maken",
+    "winners": "winnaars",
+    "The daily tournament's winners of all time": "De winnaars van het dagtoernooi van alle tijden",
 }
 # The choices of the settings' options: the values' Dutch words.
 COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")

@@ -29,6 +29,7 @@ calibrated so that a hand at the threshold is on average a toss-up (see ``PASS_V
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import MutableSequence
 from dataclasses import dataclass, field
@@ -141,6 +142,8 @@ class PimcPlayer:
     pass_value_lead: float = PASS_VALUE_LEAD
     pass_value_other: float = PASS_VALUE_OTHER
     last_bid_values: dict[int, tuple[float, int]] = field(init=False, default_factory=dict)
+    # False: no time cap, the node budgets alone bound the work, so the decision never depends on the clock.
+    timed: bool = True
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
@@ -159,7 +162,7 @@ class PimcPlayer:
             return claim_or_decline(view)
         budget_ms = self.bid_time_budget_ms if view.phase is Phase.BIDDING and self.sampled_bidding \
             else self.time_budget_ms
-        deadline = time.perf_counter() + budget_ms / 1000.0
+        deadline = time.perf_counter() + budget_ms / 1000.0 if self.timed else math.inf
         self.last_samples = 0
         self.last_nodes = 0
         if view.phase is Phase.BIDDING:
@@ -177,6 +180,8 @@ class PimcPlayer:
     # ------------------------------------------------------------------ solving with a time cap
 
     def _node_limit(self, deadline: float) -> int:
+        if deadline == math.inf:
+            return 1 << 62  # untimed: only the node budgets count
         left_ms = (deadline - time.perf_counter()) * 1000.0
         return max(1, int(left_ms * self._nodes_per_ms))
 

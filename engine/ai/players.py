@@ -7,7 +7,9 @@ noise), ``normal`` (heuristic) and ``hard`` (pimc).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from enum import StrEnum
 
 from engine.actions import Choice
@@ -49,8 +51,29 @@ class RandomPlayer:
         return view.legal[self._rng.randrange(len(view.legal))]
 
 
-def make_player(kind: str, seed: int = 0) -> Player:
-    """A player of the given kind or level, seeded for reproducible play."""
+def situation_seed(seed: int, view: SeatView) -> int:
+    """A decision's seed from ``seed`` and what the seat sees of the hand being played: the rules, the hand's
+    number, the seat and its cards, the dealer, turned suits, bids, trump, tricks, the trick in progress and the
+    claims. Two seats that see the same (at two tables with one seed, however the earlier hands went) get the
+    same seed, so a seeded player gives them the same answer. The match's score is left out: no player reads it.
+    """
+    situation = [seed, view.rules.to_dict(), view.phase.value, view.hand_number, int(view.seat),
+                 sorted(int(c) for c in view.hand), None if view.dealer is None else int(view.dealer),
+                 [int(s) for s in view.turned], [[int(s), c.value] for s, c in view.bids],
+                 None if view.trump is None else int(view.trump), None if view.player is None else int(view.player),
+                 [[int(t.leader), [int(c) for c in t.cards]] for t in view.tricks],
+                 None if view.trick_leader is None else int(view.trick_leader), [int(c) for c in view.trick],
+                 [[i, int(s)] for i, s in view.claims]]
+    digest = hashlib.blake2b(json.dumps(situation, sort_keys=True).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2  # positive, and within the 62 bits every player's generator takes
+
+
+def make_player(kind: str, seed: int = 0, *, timed: bool = True) -> Player:
+    """A player of the given kind or level, seeded for reproducible play.
+
+    ``timed=False``: the strong player's work is bounded by its node budget alone, without the time cap that
+    keeps a busy machine's decisions short; its choice then depends on the seed and the view only, on any
+    machine and under any load (tournament tables need that)."""
     key = kind.strip().lower()
     if key == "random":
         return RandomPlayer(seed)
@@ -65,7 +88,7 @@ def make_player(kind: str, seed: int = 0) -> Player:
         except ImportError as error:
             raise UnknownPlayerError(
                 f"the {key!r} player needs engine.ai.pimc, which is not available ({error})") from None
-        player: Player = module.PimcPlayer(seed=seed)
+        player: Player = module.PimcPlayer(seed=seed, timed=timed)
         return player
     raise UnknownPlayerError(f"unknown player {kind!r}: choose one of {', '.join(PLAYER_KINDS)}")
 

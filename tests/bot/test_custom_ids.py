@@ -25,6 +25,7 @@ from bot.discord_app.views import (
     BidButton,
     BoardPageButton,
     CardButton,
+    ConfirmPairButton,
     DeclineButton,
     ExportButton,
     ForgetMeButton,
@@ -65,6 +66,7 @@ BUILDS = {
                                 st.builds(ShareStatsButton, st.none(), st.sampled_from(["easy", "normal", "hard"]))),
     BoardPageButton: st.builds(BoardPageButton, st.sampled_from(["s", "g"]), st.sampled_from(["all", "month", "week"]),
                                st.integers(0, 10**5 - 1)),
+    ConfirmPairButton: st.builds(ConfirmPairButton, TABLES),  # a tournament entry's id, bounded as a table's
 }
 TOO_BIG = {"ss": 10**20, "lb": 10**5, "fm": 10**20}  # the statistics' ids: a Discord id, a leaderboard page
 ITEMS = st.one_of(*BUILDS.values())
@@ -88,7 +90,7 @@ def parsed(custom_id: str) -> Any:
 def fields(item: Any) -> tuple[Any, ...]:
     return (type(item), *(getattr(item, name, None) for name in ("table", "version", "card", "call", "op", "viewer",
                                                                  "position", "nav", "user", "level", "scope",
-                                                                 "period", "page")))
+                                                                 "period", "page", "entry")))
 
 
 @SETTINGS
@@ -144,7 +146,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|fm|x):[0-9٠-٩０-９+ -]{0,14}"
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|fm|tp|x):[0-9٠-٩０-９+ -]{0,14}"
                         r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 

@@ -61,8 +61,14 @@ async def test_every_subcommand_from_a_dm_is_refused_privately_and_changes_nothi
         asked = [("start", {}), ("settings", {"bidding": "draaien"}), ("join", {}), ("join", {"seat": "N"}),
                  ("leave", {}), ("stop", {}), ("rules", {}), ("hand", {}), ("hand", {"delivery": "thread"}),
                  ("play", {"card": legal.notation}), ("hint", {}), ("score", {}), ("replay", {"match": "1"}),
-                 ("export", {"match": "1"}), ("history", {}), ("forget-me", {})]
-        assert {sub for sub, _ in asked} == {c.name for c in bot.klaverjas.commands}  # every subcommand
+                 ("export", {"match": "1"}), ("history", {}), ("forget-me", {}),
+                 ("tournament create", {"name": "Cup"}), ("tournament join", {}),
+                 ("tournament standings", {}), ("tournament close", {"tournament": "1"}),
+                 ("tournament config", {"daily": True}), ("tournament winners", {})]
+        assert {sub.split()[0] for sub, _ in asked} == {c.name for c in bot.klaverjas.commands}  # every subcommand
+        [group] = [c for c in bot.klaverjas.commands if c.name == "tournament"]
+        assert {sub.split()[-1] for sub, _ in asked if sub.startswith("tournament ")} == {
+            c.name for c in group.commands}  # type: ignore[attr-defined]
         for user in (ANNA, CHRIS):  # the host (seated, her turn) in English; someone else in Dutch
             for sub, options in asked:
                 token = await h.command(user, sub, DM_CHANNEL, dm=True, **options)

@@ -46,7 +46,7 @@ ERROR_PARAMS: dict[str, Any] = {
     "seat": "South", "name": "Bert", "table": 12, "key": "ai", "choices": "easy, normal, hard",
     "reason": "play must be one of rotterdam, amsterdam, not 'utrecht'", "host": "<@1>", "text": "X",
     "perms": "Manage Server", "led": "♦", "legal": "J♥ 9♥", "card": "10♦", "trump": "♥", "phase": "play",
-    "seconds": 8,
+    "seconds": 8, "tournament": "Vrijdagavond", "low": 1, "high": 32, "max": 10, "role": " or the role Jury",
 }
 
 

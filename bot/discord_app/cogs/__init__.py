@@ -15,9 +15,10 @@ class KlaverjasCog(commands.Cog):
     async def cog_load(self) -> None:
         # discord.py registers a cog's commands at the top level when the cog is added; ours belong under
         # /klaverjas. Attached first, registering them registers the group instead (add_cog(override=True)).
-        for command in self.walk_app_commands():
+        # The cog's top-level commands and groups only: a group brings its own subcommands.
+        for command in self.get_app_commands():
             self.bot.klaverjas.add_command(command)
 
     async def cog_unload(self) -> None:
-        for command in self.walk_app_commands():
+        for command in self.get_app_commands():
             self.bot.klaverjas.remove_command(command.name)
