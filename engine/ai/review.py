@@ -321,30 +321,33 @@ class Reviewer:
                      progress: Callable[[int, int], None] | None = None) -> MatchReview:
         """Review every action of ``players`` (parallel to ``actions``: the person's key for a human's own
         action, None for the AI's, the timer's and chance's). ``progress(done, total)`` after each hand."""
+        total = hand_count(actions)
+        decisions: list[DecisionReview] = []
+        for hand in range(total):
+            decisions += self.review_hand(rules, actions, players, seed, hand)
+            if progress is not None:
+                progress(hand + 1, total)
+        return match_summary(rules, actions, players, decisions)
+
+    def review_hand(self, rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
+                    hand: int) -> list[DecisionReview]:
+        """The reviewed decisions of hand ``hand`` of the match (see ``review_match``): a unit of work of a few
+        seconds, so a worker that reviews between other jobs is never tied up for long."""
         if len(players) != len(actions):
             raise ValueError("players must run parallel to actions")
         game = Game(rules)
         decisions: list[DecisionReview] = []
-        acted: dict[int, set[int]] = {}
-        seat_of: dict[int, Seat] = {}
-        total = sum(1 for a in actions if isinstance(a, Deal))
-        settled = 0
         for index, (action, player) in enumerate(zip(actions, players, strict=True)):
-            if player is not None and game.to_act is not None and isinstance(action, Card | Call):
-                seat = game.to_act
-                acted.setdefault(player, set()).add(game.hand_number)
-                seat_of.setdefault(player, seat)
+            if len(game.hands) > hand + 1:
+                break
+            seat = game.to_act
+            if (player is not None and seat is not None and isinstance(action, Card | Call)
+                    and game.hand_number == hand):
                 decision = self._review_one(game, action, seat, player, index, decision_seed(seed, index))
                 if decision is not None:
                     decisions.append(decision)
             game.apply(action)
-            if progress is not None and len(game.results) != settled:
-                settled = len(game.results)
-                progress(settled, total)
-        hands = len(game.hands)
-        return MatchReview(hands, tuple(decisions), tuple(
-            summarise(player, seat_of[player], [d for d in decisions if d.player == player], hands,
-                      len(acted[player])) for player in sorted(acted, key=lambda p: (seat_of[p], p))))
+        return decisions
 
     def _review_one(self, game: Game, action: Card | Call, seat: Seat, player: int, index: int,
                     seed: int) -> DecisionReview | None:
@@ -376,6 +379,43 @@ def summarise(player: int, seat: Seat, decisions: Sequence[DecisionReview], hand
     return PlayerReview(player, seat, len(decisions), sum(1 for d in decisions if d.accurate),
                         round(sum(d.cost for d in decisions), 1), hands_played,
                         tuple(round(x, 1) for x in by_hand), tuple(worst))
+
+
+def hand_count(actions: Sequence[Action]) -> int:
+    """How many hands the actions deal."""
+    return sum(1 for action in actions if isinstance(action, Deal))
+
+
+def match_summary(rules: Rules, actions: Sequence[Action], players: Sequence[int | None],
+                  decisions: Sequence[DecisionReview]) -> MatchReview:
+    """The match's review from its reviewed decisions (of every hand): a summary per person who decided
+    anything, in seat order, counting the hands in which they made a call or played a card."""
+    game = Game(rules)
+    acted: dict[int, set[int]] = {}
+    seat_of: dict[int, Seat] = {}
+    for action, player in zip(actions, players, strict=True):
+        if player is not None and game.to_act is not None and isinstance(action, Card | Call):
+            acted.setdefault(player, set()).add(game.hand_number)
+            seat_of.setdefault(player, game.to_act)
+        game.apply(action)
+    hands = len(game.hands)
+    ordered = tuple(sorted(decisions, key=lambda d: d.index))
+    return MatchReview(hands, ordered, tuple(
+        summarise(player, seat_of[player], [d for d in ordered if d.player == player], hands, len(acted[player]))
+        for player in sorted(acted, key=lambda p: (seat_of[p], p))))
+
+
+_process_reviewer: Reviewer | None = None
+
+
+def review_hand(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
+                hand: int) -> list[DecisionReview]:
+    """``Reviewer.review_hand`` at the default settings, for worker processes: one reviewer a process, so
+    its solver's table is allocated once (the numbers do not depend on it: see the module's docstring)."""
+    global _process_reviewer
+    if _process_reviewer is None:
+        _process_reviewer = Reviewer()
+    return _process_reviewer.review_hand(rules, actions, players, seed, hand)
 
 
 def review_match(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
