@@ -625,7 +625,8 @@ class OfflineBot:
         self.db = db
         self.ai_workers = ai_workers
         self.fake = fake or FakeDiscord()
-        self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
+        # Match reviews off unless a test asks for them (config): they would only add work to other tests.
+        self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=False)
         # Retries without real waiting: a test never sleeps beyond milliseconds.
         self.delivery = delivery or DeliveryConfig(request_timeout=5.0, backoff=(0.001,), max_retry_after=0.05)
         self.choose = choose

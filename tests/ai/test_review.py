@@ -12,7 +12,8 @@ import pytest
 from engine import rulebook
 from engine.actions import Action, Call, Card, Deal
 from engine.ai.heuristic import HeuristicPlayer
-from engine.ai.review import ACCURATE_WITHIN, MIN_SAMPLES, DecisionReview, Reviewer, decision_seed, summarise
+from engine.ai.review import MIN_SAMPLES, Reviewer, decision_seed
+from engine.ai.review_summary import ACCURATE_WITHIN, DecisionReview, summarise
 from engine.ai.sampler import knowledge, sample_deal
 from engine.ai.solver import DoubleDummy, Position, SolveRules, after
 from engine.cards import Seat, parse_cards
