@@ -28,7 +28,7 @@ from bot.texts.catalog import COMMAND_TEXTS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play")
+EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.review")
 
 
 class KlaverjasBot(commands.Bot):

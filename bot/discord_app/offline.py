@@ -715,9 +715,10 @@ class OfflineBot:
         raise TimeoutError("the bot did not settle")
 
     def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
-        """Tasks still working: not the tables' drivers (they wait for turns), not requests a test holds."""
+        """Tasks still working: not the tables' drivers (they wait for turns), not the match reviews (minutes of
+        work that answer nobody: ``bot.service.reviews.idle()`` waits for them), not requests a test holds."""
         return [t for t in asyncio.all_tasks() - before
-                if t is not current and not t.done() and not t.get_name().startswith("table-")
+                if t is not current and not t.done() and not t.get_name().startswith(("table-", "match-reviews"))
                 and t not in self.fake.held]
 
     def responses_to(self, token: str) -> list[Request]:

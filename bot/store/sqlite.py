@@ -376,7 +376,8 @@ class SqliteStore:
         for row in tables:
             async with self.db.execute("SELECT seat, kind, name FROM seats WHERE table_id = ?",
                                        (row["id"],)) as cursor:
-                names = {Seat.parse(seat["seat"]): seat["name"] for seat in await cursor.fetchall()}
+                names = {Seat.parse(seat["seat"]): seat["name"] if seat["kind"] == SeatKind.HUMAN.value else ""
+                         for seat in await cursor.fetchall()}
             out.append(PlayedMatch(row["id"], row["updated_at"],
                                    (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
                                     names.get(Seat.W, ""))))

@@ -22,6 +22,7 @@ class ServiceErrorCode(StrEnum):
     LOBBY_OPEN_HERE = "lobby_open_here"
     NO_AI_SEAT = "no_ai_seat"
     NO_HINT = "no_hint"
+    NO_MATCH = "no_match"  # no finished match by that number in this server (/klaverjas review)
     NO_TABLE = "no_table"
     NO_TABLE_HERE = "no_table_here"
     NOBODY_TO_ACT = "nobody_to_act"

@@ -243,4 +243,4 @@ class PlayedMatch:
 
     table_id: int
     finished_at: str
-    names: tuple[str, str, str, str]  # by seat; AI seats have their names too
+    names: tuple[str, str, str, str]  # by seat: the people's names, "" for an AI seat

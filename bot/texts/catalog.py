@@ -737,6 +737,52 @@ SETTING_WORDS_NL: dict[str, dict[str, str]] = {
 }
 
 
+# ------------------------------------------------------------------ /klaverjas review
+
+REVIEW_TEXTS: dict[str, tuple[str, str]] = {
+    "review.title": ("**Review of match #{table}**: what each decision cost against the strong player's choice, "
+                     "on deals the player could not tell apart",
+                     "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
+                     "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · {decisions} decisions",
+                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
+                      "{decisions} beslissingen"),
+    "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
+    "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
+    "review.clean": ("No decision cost anything worth mentioning: well played.",
+                     "Geen beslissing kostte iets van betekenis: goed gespeeld."),
+    "review.where_card": ("hand {hand}, trick {trick}", "ronde {hand}, slag {trick}"),
+    "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
+    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points: {reason}",
+                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter: {reason}"),
+    "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
+                    "(roem either team gains counted by half).",
+                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
+                    "ronde, nat meegerekend (roem van beide teams telt voor de helft)."),
+    "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
+                      "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
+    "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "
+                       "minute.",
+                       "De analyse van partij #{table} wordt berekend ({done} van {hands} rondes); probeer het over "
+                       "een minuut opnieuw."),
+    "review.queued": ("The review of match #{table} is being computed, after the matches that ended before it; "
+                      "try again in a few minutes.",
+                      "De analyse van partij #{table} wordt berekend, na de partijen die eerder afliepen; probeer "
+                      "het over een paar minuten opnieuw."),
+    "review.failed": ("The review of match #{table} could not be made.",
+                      "De analyse van partij #{table} kon niet gemaakt worden."),
+    "review.choice": ("#{table} · {date} · {names}", "#{table} · {date} · {names}"),
+    "review.chart_title": ("Match #{table}: points lost per hand", "Partij #{table}: punten verloren per ronde"),
+    "review.chart_caption": ("hands 1 to {hands} · ▼ a decision that cost {big} points or more",
+                             "rondes 1 tot {hands} · ▼ een beslissing die {big} punten of meer kostte"),
+    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per hand",
+                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per ronde"),
+    "error.no_match": ("There is no finished match {text} in this server.",
+                       "Er is geen afgelopen partij {text} in deze server."),
+}
+TEXTS.update(REVIEW_TEXTS)
+
+
 # ------------------------------------------------------------------ command names and descriptions
 
 COMMAND_TEXTS: dict[str, str] = {
@@ -791,6 +837,10 @@ COMMAND_TEXTS: dict[str, str] = {
     "ai": "ai",
     "theme": "laken",
     "language": "taal",
+    "review": "analyse",
+    "Review a finished match: what each decision cost": "Analyseer een afgelopen partij: wat elke beslissing kostte",
+    "match": "partij",
+    "The match: its number, e.g. 12": "De partij: het nummer, bijv. 12",
 }
 # The choices of the settings' options: the values' Dutch words.
 COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")
