@@ -34,6 +34,7 @@ each card decision on 24 deals (fewer in the first tricks, down to ``MIN_SAMPLES
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -316,17 +317,18 @@ class Reviewer:
         return DecisionReview(index, hand, trick, seat, player, action, best, cost, samples, why)
 
 
-_process_reviewer: Reviewer | None = None
+# One reviewer a thread (a solver may not be shared between threads), kept: its table is allocated once.
+_reviewers = threading.local()
 
 
 def review_hand(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
                 hand: int) -> list[DecisionReview]:
-    """``Reviewer.review_hand`` at the default settings, for worker processes: one reviewer a process, so
-    its solver's table is allocated once (the numbers do not depend on it: see the module's docstring)."""
-    global _process_reviewer
-    if _process_reviewer is None:
-        _process_reviewer = Reviewer()
-    return _process_reviewer.review_hand(rules, actions, players, seed, hand)
+    """``Reviewer.review_hand`` at the default settings, for workers: the reviewer is kept between calls
+    (the numbers do not depend on what it reviewed before: see the module's docstring)."""
+    reviewer: Reviewer | None = getattr(_reviewers, "reviewer", None)
+    if reviewer is None:
+        reviewer = _reviewers.reviewer = Reviewer()
+    return reviewer.review_hand(rules, actions, players, seed, hand)
 
 
 def review_match(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,

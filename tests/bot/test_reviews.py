@@ -104,3 +104,18 @@ async def test_a_broken_review_is_kept_as_failed_and_not_tried_again(tmp_path: P
         # The table itself is untouched: finished, every action kept.
         assert (await store.load_table(table_id)).status is TableStatus.FINISHED  # type: ignore[union-attr]
         await service.close()
+
+
+async def test_a_review_in_its_worker_process_says_what_it_says_here() -> None:
+    from engine.ai.bench import review_game
+    from engine.ai.review import review_hand
+
+    game, players = review_game(1, seed=4)
+    thinker = Thinker(1, warm=False)
+    try:
+        there = await thinker.review(game.rules, game.actions, players, 99, 0)
+        assert thinker.reviews.pool is not None  # a process of its own, not the moves' or the hints'
+    finally:
+        thinker.close()
+    here = await asyncio.to_thread(review_hand, game.rules, game.actions, players, 99, 0)
+    assert there == here and there
