@@ -60,7 +60,7 @@ async def test_every_subcommand_from_a_dm_is_refused_privately_and_changes_nothi
         tables, version, requests = len(bot.service.tables), table.version, len(h.fake.requests)
         asked = [("start", {}), ("settings", {"bidding": "draaien"}), ("join", {}), ("join", {"seat": "N"}),
                  ("leave", {}), ("stop", {}), ("rules", {}), ("hand", {}), ("hand", {"delivery": "thread"}),
-                 ("play", {"card": legal.notation}), ("hint", {}), ("score", {})]
+                 ("play", {"card": legal.notation}), ("hint", {}), ("score", {}), ("review", {"match": "1"})]
         assert {sub for sub, _ in asked} == {c.name for c in bot.klaverjas.commands}  # every subcommand
         for user in (ANNA, CHRIS):  # the host (seated, her turn) in English; someone else in Dutch
             for sub, options in asked:
