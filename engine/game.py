@@ -565,6 +565,40 @@ class Game:
         copy.apply_all(self.actions)
         return copy
 
+    def with_hands(self, hands: tuple[int, int, int, int]) -> Game:
+        """A copy in which the cards still held in the current hand are ``hands`` (masks by seat): what if
+        the unseen cards lay so. Each seat keeps its number of cards and everything already played; the
+        copy's hand was dealt accordingly (its ``Deal`` action too, so its actions replay to it).
+
+        For what-if questions about sampled deals (``engine.ai.review``); cheaper than replaying the
+        match. Earlier hands are shared with this game: they are settled and never change.
+        """
+        hand = self.hands[-1] if self.hands else None
+        if hand is None or self.phase not in (Phase.BIDDING, Phase.TURN_UP, Phase.PLAY):
+            raise ValueError("no hand in progress to place cards in")
+        union = 0
+        for seat in SEATS:
+            if hands[seat] & union or rulebook.popcount(hands[seat]) != rulebook.popcount(hand.hands[seat]):
+                raise ValueError("the hands must hold as many cards as the seats do now, each card once")
+            union |= hands[seat]
+        if union != hand.hands[0] | hand.hands[1] | hand.hands[2] | hand.hands[3]:
+            raise ValueError("the hands must hold exactly the cards not played yet")
+        played = [hand.deal[seat] & ~hand.hands[seat] for seat in SEATS]
+        deal = (hands[0] | played[0], hands[1] | played[1], hands[2] | played[2], hands[3] | played[3])
+        copy = Game(self.rules)
+        copy.actions = list(self.actions)
+        last_deal = max(i for i, action in enumerate(self.actions) if isinstance(action, Deal))
+        copy.actions[last_deal] = Deal(hand.dealer, deal)
+        current = HandState(hand.index, hand.dealer, deal, list(hands), list(hand.turned), list(hand.bids), hand.trump,
+                            hand.player, list(hand.plays), list(hand.trick_cards), hand.leader, list(hand.tricks),
+                            list(hand.held_stuk), hand.stuk_fell, list(hand.claims), list(hand.declined), hand.result)
+        copy.hands = [*self.hands[:-1], current]
+        copy.totals = list(self.totals)
+        copy.phase = self.phase
+        copy.to_act = self.to_act
+        copy.winner = self.winner
+        return copy
+
 
 def scored_trick_roem(hand: HandState, trick: Trick, declared: bool) -> int:
     if not declared or not trick.roem:

@@ -7,14 +7,17 @@ after their first drawing, the caches are lock-guarded or hold images that are n
 """
 
 from rendering.images import hand_order, render_deal, render_hand, render_sheet, render_table, render_trick
+from rendering.review import ReviewChart, render_review
 from rendering.theme import Labels, Theme, theme_from
 
 __all__ = [
     "Labels",
+    "ReviewChart",
     "Theme",
     "hand_order",
     "render_deal",
     "render_hand",
+    "render_review",
     "render_sheet",
     "render_table",
     "render_trick",

@@ -82,7 +82,8 @@ class LoadRun:
         self.db = db
         self.fake = FakeDiscord(delay=options.discord_delay_ms / 1000, keep_requests=False)
         self.fake.watchers.append(self.on_message)
-        config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600)
+        # Play only: the match reviews that follow each match have a benchmark of their own (bench review).
+        config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=False)
         self.offline = OfflineBot(db, self.fake, config, ai_workers=options.ai_workers, warm_up=True)
         self.interactions = Interactions(self.fake)
         self.tables: list[LoadTable] = []

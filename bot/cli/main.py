@@ -32,6 +32,8 @@ exit status:
 The format: {DOCS}/record-format.md"""
 
 BENCH_EPILOG = """\
+review prints review_hand_s (seconds to review one hand of four humans on one core), the samples it
+rests on and the settings; see engine/ai/review.py.
 load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
 loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match and
 requests_per_trick, then the conditions; see bot/cli/bench_load.py.
@@ -85,10 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="records file (default: -, standard input)")
 
     bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
-    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats"],
+    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"],
                        help="engine: hands per second; ai: decision times; render: image times and sizes; "
                             "load: many tables at once in one bot process, against a fake Discord; "
-                            "stats: the statistics queries on a generated database")
+                            "stats: the statistics queries on a generated database; "
+                            "review: the match review's time per hand of four humans")
     bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
     load = bench.add_argument_group("load only")
@@ -98,8 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="scripted humans per table, 1 to 4; AI players take the other seats (default: %(default)s)")
     load.add_argument("--discord-delay-ms", type=float, default=20.0, metavar="MS",
                       help="how long the fake Discord takes to answer each request (default: %(default)s)")
-    load.add_argument("--hands", type=words.whole_number(1), default=1, metavar="N",
-                      help="hands per match (default: %(default)s)")
+    load.add_argument("--hands", type=words.whole_number(1), default=None, metavar="N",
+                      help="hands per match (default: 1; review: hands reviewed, default 4)")
     load.add_argument("--ai-level", type=words.word_type(words.LEVEL), default="hard", metavar="LEVEL",
                       help="the AI players' level (default: %(default)s)")
     load.add_argument("--ai-workers", type=words.whole_number(0), default=1, metavar="N",
@@ -192,6 +195,11 @@ def dispatch(args: argparse.Namespace) -> int:
             return run_bench_load(args)
         if args.what == "stats":
             return run_bench_stats(args)
+        if args.what == "review":
+            from engine.ai.bench import bench_review
+
+            print(json.dumps(bench_review(args.hands)))
+            return 0
         return run_bench(args.what, args.seconds)
     if command == "render":
         return run_render(args.out)
@@ -290,7 +298,7 @@ def run_bench_load(args: argparse.Namespace) -> int:
         print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
         return 2
     options = LoadOptions(tables=args.tables, humans_per_table=args.humans_per_table,
-                          discord_delay_ms=args.discord_delay_ms, hands=args.hands, ai_level=Level(args.ai_level),
+                          discord_delay_ms=args.discord_delay_ms, hands=args.hands or 1, ai_level=Level(args.ai_level),
                           ai_workers=args.ai_workers, think_ms=args.think_ms, ramp_s=args.ramp_seconds,
                           db=Path(args.db) if args.db is not None else None)
     print(json.dumps(bench_load(options)))

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.discord_app.cogs.matches",
               "bot.discord_app.cogs.stats", "bot.discord_app.cogs.leaderboard", "bot.discord_app.cogs.history",
-              "bot.discord_app.cogs.privacy", "bot.discord_app.cogs.tournaments")
+              "bot.discord_app.cogs.privacy", "bot.discord_app.cogs.tournaments", "bot.discord_app.cogs.review")
 
 
 class KlaverjasBot(commands.Bot):

@@ -47,7 +47,8 @@ VARIABLES: tuple[Variable, ...] = (
              "plays the turn)"),
     Variable("KLAVERJAS_DEAL_PAUSE", "2", "seconds between the end of a hand and the next deal, 0 or more"),
     Variable("KLAVERJAS_AI_WORKERS", "1",
-             "worker processes for AI decisions (hints have one more of their own); 0 runs them in threads"),
+             "worker processes for AI decisions (hints and match reviews have one more each); 0 runs them in "
+             "threads"),
     Variable("KLAVERJAS_LOBBY_TIMEOUT", "1800",
              f"seconds a lobby waits for its host to start it, at least {MIN_LOBBY_TIMEOUT:g}; then it closes"),
 )

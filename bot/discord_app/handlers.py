@@ -20,6 +20,7 @@ from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
 from bot.discord_app.messages import DM_CLOSED, Payload, hand_message, lobby_message
 from bot.discord_app.replay_handlers import replay_step, send_export, send_replay
+from bot.discord_app.review_handlers import send_review
 from bot.discord_app.stats_messages import (
     BOARD_PER_PAGE,
     ai_name,
@@ -42,6 +43,7 @@ from bot.discord_app.views import (
     RematchButton,
     ReplayButton,
     ReplayStepButton,
+    ReviewButton,
     RoemButton,
     SeatSelect,
     ShareStatsButton,
@@ -72,6 +74,12 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
     if isinstance(item, ForgetMeButton):
         try:
             await forget_click(app, interaction, item.user)
+        except Exception as error:
+            await answer_failure(interaction, error)
+        return
+    if isinstance(item, ReviewButton):
+        try:
+            await send_review(app, interaction, str(item.table))
         except Exception as error:
             await answer_failure(interaction, error)
         return

@@ -8,7 +8,7 @@ run later), those marked "renders" draw at once; either way callers draw in a wo
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -27,6 +27,7 @@ from bot.discord_app.views import (
     MyStatsButton,
     RematchButton,
     ReplayButton,
+    ReviewButton,
     RoemButton,
     SeatSelect,
     ShowHandButton,
@@ -35,11 +36,13 @@ from bot.discord_app.views import (
     view_of,
 )
 from bot.tables.events import SeatChange, SeatChanged
-from bot.tables.model import Actor, SeatKind, Table, TableSettings, TableStatus
+from bot.tables.model import Actor, SeatKind, StoredReview, Table, TableSettings, TableStatus
 from bot.texts.catalog import (
     action_text,
+    call_text,
     card_text,
     explain_rules,
+    hint_reason,
     roem_text,
     seat_name,
     settings_line,
@@ -50,6 +53,7 @@ from bot.texts.catalog import (
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from engine.actions import Action, Call
+from engine.ai.review_summary import ACCURATE_WITHIN, WORST, DecisionReview, PlayerReview
 from engine.cards import SEATS, Card, Seat, Team
 from engine.events import (
     BidMade,
@@ -66,7 +70,16 @@ from engine.events import Event as EngineEvent
 from engine.game import Phase
 from engine.settings import Bidding
 from engine.view import SeatView, public_view
-from rendering import Theme, hand_order, render_hand, render_sheet, render_table, render_trick
+from rendering import (
+    ReviewChart,
+    Theme,
+    hand_order,
+    render_hand,
+    render_review,
+    render_sheet,
+    render_table,
+    render_trick,
+)
 
 DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct messages
 
@@ -441,9 +454,8 @@ def stats_button(table: Table) -> discord.ui.Item[Any] | None:
 
 
 def review_button(table: Table) -> discord.ui.Item[Any] | None:
-    """Hook for the Review button (issue 11: /klaverjas review of this match), as ``stats_button``; None until the
-    review feature exists."""
-    return None
+    """Review: the match's review privately for whoever presses it (while it is computed, how far it is)."""
+    return ReviewButton(table.id, table.settings.language)
 
 
 def stopped_message(table: Table) -> Payload:
@@ -508,3 +520,67 @@ def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
                  we=game.totals[team], they=game.totals[team.other])
     image = sheet_drawing(table, seat.team if seat is not None else None)()
     return Payload(text, image=image, filename="sheet.png")
+
+
+# ------------------------------------------------------------------ the match review
+
+BIG_MISTAKE = 20.0  # points: a decision that cost this much is marked on the review chart
+
+
+def player_names(table: Table, players: Sequence[PlayerReview], lang: Language) -> dict[int, str]:
+    """Who each reviewed person is: the name they sat with, else their seat."""
+    names = {info.user_id: info.name for info in table.seats if info.user_id is not None and info.name}
+    return {p.player: names.get(p.player) or seat_name(p.seat, lang) for p in players}
+
+
+def review_message(table: Table, stored: StoredReview, viewer: int, lang: Language) -> Payload:
+    """A finished match's review, privately for ``viewer``: each person's accuracy and points lost per hand,
+    the three costliest decisions (the viewer's own when they played) with the better choice and why, and
+    the chart of points lost per hand; renders."""
+    review = stored.review
+    if not review.players:
+        return Payload(t("review.nobody", lang, table=table.id))
+    names = player_names(table, review.players, lang)
+    lines = [t("review.title", lang, table=table.id)]
+    for p in review.players:
+        lines.append(t("review.player", lang, name=names[p.player], seat=seat_name(p.seat, lang),
+                       accuracy=round(100 * p.accuracy), lost=f"{p.lost_per_hand:.1f}", decisions=p.decisions))
+    mine = next((p for p in review.players if p.player == viewer), None)
+    if mine is not None:
+        worst: Sequence[DecisionReview] = mine.worst
+    else:
+        worst = sorted((d for d in review.decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))[:WORST]
+    worst = [d for d in worst if not d.accurate]
+    lines.append("")
+    if not worst:
+        lines.append(t("review.clean", lang))
+    else:
+        lines.append(t("review.yours" if mine is not None else "review.costliest", lang))
+        for n, decision in enumerate(worst, start=1):
+            lines.append(mistake_line(n, decision, names[decision.player], lang))
+    lines += ["", t("review.note", lang, within=f"{ACCURATE_WITHIN:g}")]
+    chart = ReviewChart(
+        title=t("review.chart_title", lang, table=table.id),
+        caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
+        legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=round(100 * p.accuracy),
+                       lost=f"{p.lost_per_hand:.1f}") for p in review.players),
+        lost=tuple(p.lost_by_hand for p in review.players),
+        marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
+                        if d.player == p.player and d.cost >= BIG_MISTAKE))
+    theme = table_theme(table.settings.felt, table.settings.four_colour, lang)
+    return Payload("\n".join(lines), image=render_review(chart, theme=theme), filename="review.png")
+
+
+def mistake_line(n: int, decision: DecisionReview, name: str, lang: Language) -> str:
+    """``2. hand 5, trick 3: Anna chose J♥; 9♥ was better by 23 points: 9♥ beats …``."""
+    if decision.trick is None:
+        where = t("review.where_bid", lang, hand=decision.hand + 1)
+    else:
+        where = t("review.where_card", lang, hand=decision.hand + 1, trick=decision.trick + 1)
+    reason = hint_reason(decision.reason, lang) if decision.reason is not None else ""
+    return t("review.mistake", lang, n=n, where=where, name=name, choice=choice_text(decision.choice, lang),
+             best=choice_text(decision.best, lang), cost=f"{decision.cost:.0f}", reason=reason)
+
+
+def choice_text(choice: Card | Call, lang: Language) -> str:
+    return card_text(choice, lang) if isinstance(choice, Card) else call_text(choice, lang)

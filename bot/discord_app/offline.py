@@ -711,7 +711,8 @@ class OfflineBot:
         self.db = db
         self.ai_workers = ai_workers
         self.fake = fake or FakeDiscord()
-        self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
+        # Match reviews off unless a test asks for them (config): they would only add work to other tests.
+        self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=False)
         # Retries without real waiting: a test never sleeps beyond milliseconds.
         self.delivery = delivery or DeliveryConfig(request_timeout=5.0, backoff=(0.001,), max_retry_after=0.05)
         self.choose = choose
@@ -808,9 +809,10 @@ class OfflineBot:
         raise TimeoutError("the bot did not settle")
 
     def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
-        """Tasks still working: not the tables' drivers (they wait for turns), not requests a test holds."""
+        """Tasks still working: not the tables' drivers (they wait for turns), not the match reviews (minutes of
+        work that answer nobody: ``bot.service.reviews.idle()`` waits for them), not requests a test holds."""
         return [t for t in asyncio.all_tasks() - before
-                if t is not current and not t.done() and not t.get_name().startswith("table-")
+                if t is not current and not t.done() and not t.get_name().startswith(("table-", "match-reviews"))
                 and t not in self.fake.held]
 
     def responses_to(self, token: str) -> list[Request]:

@@ -12,8 +12,8 @@ Custom ids (all far below Discord's 100 characters; see ``TABLE`` and ``VERSION`
 score sheet) or ``<hand>-<step>`` and ``nav`` names the button, so no two buttons of a message share an id;
 the statistics' ``kj:ss:u:<user>`` or ``kj:ss:ai:<level>`` (share /stats in the channel) and
 ``kj:lb:<s|g>:<all|month|week>:<page>`` (a page of /leaderboard); ``kj:ms:<table>`` (the match end's Stats:
-the presser's own statistics); ``kj:fm:<user>`` (forget-me's confirmation, for that user only);
-``kj:tp:<entry>`` (a tournament pair's partner confirms the entry).
+the presser's own statistics) and ``kj:rv:<table>`` (its Review); ``kj:fm:<user>`` (forget-me's confirmation,
+for that user only); ``kj:tp:<entry>`` (a tournament pair's partner confirms the entry).
 """
 
 from __future__ import annotations
@@ -391,6 +391,23 @@ class MyStatsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await clicked(interaction, self)
 
 
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:rv:{TABLE}"):
+    """On the match-end message: the match's review, privately, for whoever presses it."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.review", lang), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kj:rv:{table}"))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReviewButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicked(interaction, self)
+
+
 class ForgetMeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"kj:fm:{USER}"):
     """Under the private ``forget-me`` question: go ahead. Only the user it names may press it."""
 
@@ -428,13 +445,13 @@ class ConfirmPairButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         await clicked(interaction, self)
 
 
-StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton | ForgetMeButton
+StatsItem = ShareStatsButton | BoardPageButton | MyStatsButton | ReviewButton | ForgetMeButton
 TableItem = (LobbyButton | BidButton | CardButton | RoemButton | DeclineButton | BackButton | ShowHandButton
              | SeatSelect | TakeSeatButton | RematchButton | ReplayButton | ExportButton | ReplayStepButton)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, BidButton, CardButton, RoemButton, DeclineButton, BackButton, ShowHandButton, SeatSelect,
     TakeSeatButton, RematchButton, ReplayButton, ExportButton, ReplayStepButton, ShareStatsButton, BoardPageButton,
-    MyStatsButton, ForgetMeButton, ConfirmPairButton)
+    MyStatsButton, ReviewButton, ForgetMeButton, ConfirmPairButton)
 
 
 def item_class(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:

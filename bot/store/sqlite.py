@@ -25,10 +25,24 @@ from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
 from bot.store.codec import decode_action, encode_action
-from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
-from engine.actions import Action
+from bot.tables.model import (
+    AccuracyPoint,
+    Actor,
+    Delivery,
+    PlayedMatch,
+    ReviewStatus,
+    SeatInfo,
+    SeatKind,
+    StoredReview,
+    Table,
+    TableSettings,
+    TableStatus,
+)
+from engine.actions import Action, Call
+from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
-from engine.cards import SEATS, Seat
+from engine.ai.review_summary import DecisionReview, MatchReview, PlayerReview, summarise
+from engine.cards import SEATS, Card, Seat
 from engine.events import Event
 from engine.game import Game
 from engine.record import export_record
@@ -376,7 +390,8 @@ class SqliteStore:
 
     async def forget_user(self, user_id: int) -> None:
         """``/klaverjas forget-me``: the user's Discord id becomes ``ANONYMOUS`` in every stored game, and their
-        name, DM channel, preferences, statistics and ratings are deleted, in one transaction.
+        name, DM channel, preferences, statistics, ratings and reviews are deleted, in one transaction; their
+        tournament entries stay in the standings, anonymous.
 
         The games stay valid records: a record holds seats and cards, never who sat there."""
         player = f"u:{user_id}"
@@ -390,6 +405,14 @@ class SqliteStore:
             await db.execute("UPDATE actions SET user_id = ? WHERE user_id = ?", (ANONYMOUS, user_id))
             await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
             await stats.forget(db, player)
+            await db.execute("DELETE FROM review_decisions WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM review_players WHERE user_id = ?", (user_id,))
+            # An entry stays in its tournament's standings, anonymous: minus its own id, as one tournament holds
+            # each user once (a forgotten pair partner keeps the entry a pair).
+            await db.execute("UPDATE tournament_entries SET user_id = -id, name = '' WHERE user_id = ?", (user_id,))
+            await db.execute("UPDATE tournament_entries SET partner_id = ?, partner_name = '' WHERE partner_id = ?",
+                             (ANONYMOUS, user_id))
+            await db.execute("UPDATE tournaments SET creator_id = ? WHERE creator_id = ?", (ANONYMOUS, user_id))
 
     async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each user last sat at a table with (for images, which cannot show mentions)."""
@@ -400,6 +423,110 @@ class SqliteStore:
                                    "ORDER BY table_id", tuple(user_ids)) as cursor:
             return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}
 
-    async def accuracy(self, player: str) -> float | None:
-        """The player's review accuracy; None until their matches are reviewed (the reviews' seam)."""
-        return await stats.accuracy(self.db, player)
+    # ------------------------------------------------------------ match reviews (bot.tables.reviews)
+
+    async def action_players(self, table_id: int) -> list[int | None]:
+        """Parallel to ``actions``: the user id on each call and card a human made, None on every other
+        action (the AI's, the timer's, chance's, claims): whose decisions a review looks at."""
+        async with self.db.execute("SELECT kind, actor, user_id FROM actions WHERE table_id = ? ORDER BY seq",
+                                   (table_id,)) as cursor:
+            rows = await cursor.fetchall()
+        return [row["user_id"] if row["actor"] == Actor.HUMAN.value and row["kind"] in ("call", "card") else None
+                for row in rows]
+
+    async def unreviewed(self) -> list[int]:
+        """Finished matches with a human's call or card that have no review yet, oldest first."""
+        async with self.db.execute(
+                "SELECT id FROM tables t WHERE status = 'finished' "
+                "AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.table_id = t.id) "
+                "AND EXISTS (SELECT 1 FROM actions a WHERE a.table_id = t.id AND a.actor = 'human' "
+                "AND a.kind IN ('call', 'card')) ORDER BY id") as cursor:
+            return [int(row["id"]) for row in await cursor.fetchall()]
+
+    async def save_review(self, table_id: int, review: MatchReview) -> None:
+        """Keep a match's review: its decisions and each person's summary, in one transaction."""
+        async with self._transaction():
+            await self.db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+            await self.db.execute("INSERT INTO reviews (table_id, status, hands) VALUES (?, ?, ?)",
+                                  (table_id, ReviewStatus.DONE.value, review.hands))
+            await self.db.executemany(
+                "INSERT INTO review_decisions (table_id, seq, hand, trick, seat, user_id, choice, best, cost, "
+                "samples, reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, d.index, d.hand, d.trick, d.seat.letter, d.player, _notation(d.choice),
+                  _notation(d.best), d.cost, d.samples, d.reason.code.value if d.reason else None,
+                  json.dumps(dict(d.reason.params)) if d.reason else None) for d in review.decisions])
+            await self.db.executemany(
+                "INSERT INTO review_players (table_id, user_id, seat, decisions, accurate, lost, hands, "
+                "lost_by_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, p.player, p.seat.letter, p.decisions, p.accurate, p.lost, p.hands,
+                  json.dumps(list(p.lost_by_hand))) for p in review.players])
+
+    async def review_failed(self, table_id: int, hands: int, error: str) -> None:
+        """A review that broke off: kept as failed, so it is not tried again at every start."""
+        await self._write("INSERT OR REPLACE INTO reviews (table_id, status, hands, error) VALUES (?, ?, ?, ?)",
+                          (table_id, ReviewStatus.FAILED.value, hands, error[:500]))
+
+    async def review(self, table_id: int) -> StoredReview | None:
+        """A match's stored review; None when it has none (yet)."""
+        async with self.db.execute("SELECT r.status, r.hands, t.guild_id FROM reviews r JOIN tables t "
+                                   "ON t.id = r.table_id WHERE r.table_id = ?", (table_id,)) as cursor:
+            head = await cursor.fetchone()
+        if head is None:
+            return None
+        async with self.db.execute("SELECT * FROM review_decisions WHERE table_id = ? ORDER BY seq",
+                                   (table_id,)) as cursor:
+            decisions = tuple(_decision(row) for row in await cursor.fetchall())
+        async with self.db.execute("SELECT * FROM review_players WHERE table_id = ?", (table_id,)) as cursor:
+            rows = await cursor.fetchall()
+        players = []
+        for row in sorted(rows, key=lambda r: (SEATS.index(Seat.parse(r["seat"])), r["user_id"])):
+            mine = [d for d in decisions if d.player == row["user_id"]]
+            worst = summarise(row["user_id"], Seat.parse(row["seat"]), mine, head["hands"], row["hands"]).worst
+            players.append(PlayerReview(row["user_id"], Seat.parse(row["seat"]), row["decisions"], row["accurate"],
+                                        row["lost"], row["hands"], tuple(json.loads(row["lost_by_hand"])), worst))
+        return StoredReview(table_id, head["guild_id"], ReviewStatus(head["status"]),
+                            MatchReview(head["hands"], decisions, tuple(players)))
+
+    async def accuracy(self, user_id: int, guild_id: int | None = None) -> list[AccuracyPoint]:
+        """A person's reviewed matches, oldest first (in one server, or everywhere): accuracy over time."""
+        where = "rp.user_id = ? AND r.status = 'done'" + (" AND t.guild_id = ?" if guild_id is not None else "")
+        parameters = (user_id, guild_id) if guild_id is not None else (user_id,)
+        async with self.db.execute(
+                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.accurate, rp.lost, rp.hands "
+                "FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
+                f"JOIN tables t ON t.id = rp.table_id WHERE {where} ORDER BY t.updated_at, rp.table_id",
+                parameters) as cursor:
+            rows = await cursor.fetchall()
+        return [AccuracyPoint(row["table_id"], row["guild_id"], row["updated_at"], row["decisions"], row["accurate"],
+                              row["lost"], row["hands"]) for row in rows]
+
+    async def played_matches(self, user_id: int, guild_id: int, limit: int = 25) -> list[PlayedMatch]:
+        """The finished matches of this server in which the person made a call or played a card, newest first."""
+        async with self.db.execute(
+                "SELECT t.id, t.updated_at FROM tables t WHERE t.status = 'finished' AND t.guild_id = ? "
+                "AND t.id IN (SELECT table_id FROM actions WHERE user_id = ?) ORDER BY t.id DESC LIMIT ?",
+                (guild_id, user_id, limit)) as cursor:
+            tables = await cursor.fetchall()
+        out = []
+        for row in tables:
+            async with self.db.execute("SELECT seat, kind, name FROM seats WHERE table_id = ?",
+                                       (row["id"],)) as cursor:
+                names = {Seat.parse(seat["seat"]): seat["name"] if seat["kind"] == SeatKind.HUMAN.value else ""
+                         for seat in await cursor.fetchall()}
+            out.append(PlayedMatch(row["id"], row["updated_at"],
+                                   (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
+                                    names.get(Seat.W, ""))))
+        return out
+
+
+def _notation(choice: Card | Call) -> str:
+    return choice.notation if isinstance(choice, Card) else choice.value
+
+
+def _decision(row: aiosqlite.Row) -> DecisionReview:
+    call = row["trick"] is None
+    choice: Card | Call = Call.parse(row["choice"]) if call else Card.parse(row["choice"])
+    best: Card | Call = Call.parse(row["best"]) if call else Card.parse(row["best"])
+    reason = Hint(best, HintCode(row["reason"]), json.loads(row["params"])) if row["reason"] else None
+    return DecisionReview(row["seq"], row["hand"], row["trick"], Seat.parse(row["seat"]), row["user_id"], choice,
+                          best, row["cost"], row["samples"], reason)

@@ -107,6 +107,8 @@ async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Coll
     them, or never had a deal, is left alone. Inside the transaction that stores the end."""
     if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
         return None
+    if table.tournament_id is not None:
+        return None  # a tournament's table: its hands count, its result goes to the standings, not the ratings
     async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:
         if await cursor.fetchone() is not None:
             return None
@@ -294,11 +296,17 @@ async def _rating_row(db: aiosqlite.Connection, scope: int, player: str) -> tupl
 
 
 async def accuracy(db: aiosqlite.Connection, player: str) -> float | None:
-    """The share of the player's reviewed decisions close to the strong player's; None until reviews exist.
-
-    The seam for the reviews (migration 0007 adds them): until then no match of anyone is reviewed.
-    """
-    return None
+    """The share of the player's reviewed decisions close to the strong player's (bot.tables.reviews); None while
+    none of their matches is reviewed, and for AI levels, whose decisions are not reviewed."""
+    if not player.startswith("u:"):
+        return None
+    async with db.execute("SELECT sum(rp.accurate), sum(rp.decisions) FROM review_players rp JOIN reviews r "
+                          "ON r.table_id = rp.table_id WHERE rp.user_id = ? AND r.status = 'done'",
+                          (int(player[2:]),)) as cursor:
+        row = await cursor.fetchone()
+    if row is None or not row[1]:
+        return None
+    return float(row[0]) / float(row[1])
 
 
 async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, page: int, per_page: int,

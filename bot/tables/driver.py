@@ -62,6 +62,7 @@ class ServiceConfig:
     retire_after: float = 60.0
     hint_cooldown: float = 10.0  # seconds between two hints for the same person
     hint_queue: int = 8  # hints waiting for the hint worker at most; more are refused until it catches up
+    reviews: bool = True  # review finished matches (bot.tables.reviews); off where only play is measured
 
 
 class TableDriver:

@@ -23,9 +23,10 @@ class ServiceErrorCode(StrEnum):
     LOBBY_OPEN_HERE = "lobby_open_here"
     MATCH_EMPTY = "match_empty"
     MATCH_NOT_OVER = "match_not_over"
+    MATCH_STOPPED = "match_stopped"
     NO_AI_SEAT = "no_ai_seat"
     NO_HINT = "no_hint"
-    NO_MATCH = "no_match"
+    NO_MATCH = "no_match"  # no match by that number in this server
     NO_TABLE = "no_table"
     NO_TABLE_HERE = "no_table_here"
     NOBODY_TO_ACT = "nobody_to_act"

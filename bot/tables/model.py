@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.texts.language import Language
 from engine.ai.players import Level
+from engine.ai.review_summary import MatchReview
 from engine.cards import SEATS, Seat
 from engine.errors import KlaverjasError
 from engine.game import Game, Phase
@@ -214,3 +215,48 @@ class Table:
         assert info.pending_user_id is not None
         self.seats[seat] = SeatInfo(SeatKind.HUMAN, info.pending_user_id, info.pending_name,
                                     delivery=info.pending_delivery)
+
+
+class ReviewStatus(StrEnum):
+    DONE = "done"
+    FAILED = "failed"  # the review broke off (a bug): nothing to show, not tried again by itself
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReview:
+    """A finished match's review as the store keeps it."""
+
+    table_id: int
+    guild_id: int | None
+    status: ReviewStatus
+    review: MatchReview
+
+
+@dataclass(frozen=True, slots=True)
+class AccuracyPoint:
+    """One reviewed match of one person: accuracy over time for ``/stats``."""
+
+    table_id: int
+    guild_id: int | None
+    finished_at: str  # when the match ended (ISO 8601, UTC)
+    decisions: int
+    accurate: int
+    lost: float  # points lost in all
+    hands: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.accurate / self.decisions if self.decisions else 1.0
+
+    @property
+    def lost_per_hand(self) -> float:
+        return self.lost / self.hands if self.hands else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """A finished match someone played in, for choosing one (``/klaverjas review`` autocomplete)."""
+
+    table_id: int
+    finished_at: str
+    names: tuple[str, str, str, str]  # by seat: the people's names, "" for an AI seat

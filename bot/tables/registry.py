@@ -85,6 +85,8 @@ class TableRegistry:
         # the table to be restored and its end announced again. A front end that announces from its own
         # task sets this and calls ``store_end`` after the end went out; without one, ``apply`` stores it.
         self.front_end_stores_end = False
+        # Told the id of a finished game once its end is stored (the match reviews start there).
+        self.on_end: Callable[[int], None] | None = None
         self._next_id = 1
 
     def subscribe(self, subscriber: Subscriber) -> None:
@@ -214,7 +216,7 @@ class TableRegistry:
             self.reindex(table)  # no longer live; the store hears of it below, or once the end is announced
         await self.emit(progress)
         if game.finished and not self.front_end_stores_end:
-            await self.save(table)
+            await self.store_end(table)
         return progress
 
     async def mark_announced(self, table: Table, count: int) -> None:
@@ -223,8 +225,10 @@ class TableRegistry:
             await self.store.set_announced(table.id, count)
 
     async def store_end(self, table: Table) -> None:
-        """The front end announced a finished game's end (``front_end_stores_end``): store it as finished."""
+        """A finished game's end, announced (``front_end_stores_end``) or not: store it as finished."""
         await self.save(table)
+        if self.on_end is not None and table.status is TableStatus.FINISHED:
+            self.on_end(table.id)
 
 
 def _drop(index: dict[int, set[int]], key: int, table_id: int) -> None:

@@ -30,6 +30,7 @@ from bot.tables.events import (
 )
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import Store, TableRegistry, replay
+from bot.tables.reviews import Reviews, ReviewStore
 from bot.tables.thinking import Thinker
 from engine.actions import Call, Claim, Decline
 from engine.ai.players import Level
@@ -52,8 +53,11 @@ class TableService:
     def __init__(self, store: Store | None = None, config: ServiceConfig | None = None,
                  choose: ChooseFn | None = None, thinker: Thinker | None = None) -> None:
         self.registry = TableRegistry(store)
-        self.driver = TableDriver(self.registry, config or ServiceConfig(), thinker or Thinker(0, warm=False),
-                                  choose)
+        thinker = thinker or Thinker(0, warm=False)
+        config = config or ServiceConfig()
+        self.driver = TableDriver(self.registry, config, thinker, choose)
+        self.reviews = Reviews(store if config.reviews and isinstance(store, ReviewStore) else None, thinker)
+        self.registry.on_end = self.reviews.request
         # Each table's seed (deals, AI choices); replaceable so tests can repeat a table exactly.
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(1 << 62)
         self.clock: Callable[[], float] = time.monotonic  # for the hint cooldown; tests move it by hand
@@ -85,8 +89,9 @@ class TableService:
         return self.registry.get(table_id)
 
     async def close(self) -> None:
-        """Stop every driver task (the store keeps everything needed to continue)."""
+        """Stop every driver task and the reviews (the store keeps everything needed to continue)."""
         await self.driver.close()
+        await self.reviews.close()
 
     async def idle(self, timeout: float = 30.0) -> None:
         """Wait until no table has a driver that is about to act (tests use this)."""
@@ -125,8 +130,9 @@ class TableService:
                         self.registry.reindex(table)
                     await self.registry.emit(GameProgress(table, table.version, seat, action, actor, tuple(events)))
                 if table.status is TableStatus.FINISHED and not self.registry.front_end_stores_end:
-                    await self.registry.save(table)
+                    await self.registry.store_end(table)
             self.driver.schedule(table)
+        await self.reviews.catch_up()
         return restored
 
     # ------------------------------------------------------------ lobby

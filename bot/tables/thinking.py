@@ -6,7 +6,9 @@ event loop for hundreds of milliseconds. With ``workers > 0`` decisions run in a
 worker compiled once at start by ``engine.ai.pimc.warm_up``. ``workers == 0`` uses threads (tests).
 
 Hints have a worker of their own (one more process, or one more thread), so however many people ask
-for hints, no AI move at any table waits behind one.
+for hints, no AI move at any table waits behind one. Match reviews (``bot.tables.reviews``) have a third
+lane, one process at a lower scheduling priority (``REVIEW_NICENESS``): a review is minutes of solving,
+which must never hold up a move or a hint, and on a busy machine the operating system serves those first.
 
 A player is built in the worker from (level, seed) for every decision, and only the ``SeatView`` (plain
 picklable dataclasses) crosses the process boundary, so the choice is the same wherever it runs.
@@ -21,14 +23,16 @@ import logging
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.texts.catalog import hint_text
 from bot.texts.language import Language
-from engine.actions import Choice
+from engine.actions import Action, Choice
 from engine.ai.hints import hint
 from engine.ai.players import Level, make_player
+from engine.ai.review_summary import DecisionReview
+from engine.settings import Rules
 from engine.view import SeatView
 
 log = logging.getLogger(__name__)
@@ -44,7 +48,15 @@ def warm_up() -> None:
     pimc_warm_up()
 
 
-def _init_worker(warm: bool) -> None:
+REVIEW_NICENESS = 10  # added to the review worker's niceness (Unix): the moves and hints go first
+
+
+def _init_worker(warm: bool, niceness: int = 0) -> None:
+    if niceness and hasattr(os, "nice"):
+        try:
+            os.nice(niceness)
+        except OSError:  # not allowed here: the review still runs, at the usual priority
+            log.warning("AI worker %s: could not lower its priority", os.getpid())
     if warm:
         try:
             warm_up()
@@ -67,13 +79,23 @@ def hint_message(view: SeatView, lang: Language) -> str:
     return hint_text(hint(view), lang)
 
 
+def review_hand(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
+                hand: int) -> list[DecisionReview]:
+    """The review of one hand of a finished match (``engine.ai.review``)."""
+    # Imported here: the review loads the solver, which only the workers need.
+    from engine.ai.review import review_hand as review
+
+    return review(rules, actions, players, seed, hand)
+
+
 class Lane:
     """One queue of jobs and its workers: ``workers`` processes, or one thread when ``workers == 0``."""
 
-    def __init__(self, name: str, workers: int, warm: bool) -> None:
+    def __init__(self, name: str, workers: int, warm: bool, niceness: int = 0) -> None:
         self.name = name
         self.workers = workers
         self.warm = warm
+        self.niceness = niceness
         self._executor: concurrent.futures.Executor | None = None
 
     @property
@@ -89,7 +111,7 @@ class Lane:
                 method = "spawn" if sys.platform == "darwin" else "forkserver"
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker,
-                    initargs=(self.warm,))
+                    initargs=(self.warm, self.niceness))
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"ai-{self.name}")
         return self._executor
@@ -124,7 +146,8 @@ class Lane:
 
 
 class Thinker:
-    """Runs AI decisions (``workers`` processes, or a thread when 0) and hints (their own process or thread)."""
+    """Runs AI decisions (``workers`` processes, or a thread when 0), hints and match reviews (each in a
+    process or thread of their own)."""
 
     def __init__(self, workers: int = 0, *, warm: bool = True) -> None:
         if workers < 0:
@@ -133,6 +156,7 @@ class Thinker:
         self.warm = warm
         self.moves = Lane("moves", workers, warm)
         self.hints = Lane("hints", 1 if workers else 0, warm)
+        self.reviews = Lane("reviews", 1 if workers else 0, warm, niceness=REVIEW_NICENESS)
         self.hints_waiting = 0  # hints asked and not answered yet
 
     @property
@@ -153,6 +177,11 @@ class Thinker:
         finally:
             self.hints_waiting -= 1
 
+    async def review(self, rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
+                     hand: int) -> list[DecisionReview]:
+        """One hand of a match's review, in the reviews' own worker."""
+        return await self.reviews.run(review_hand, rules, actions, players, seed, hand)
+
     async def start(self) -> None:
         """Start and warm every worker (or warm this process for threads), without blocking the loop."""
         if not self.warm:
@@ -160,8 +189,9 @@ class Thinker:
         if not self.workers:
             await asyncio.to_thread(warm_up)
             return
-        await asyncio.gather(self.moves.start(), self.hints.start())
+        await asyncio.gather(self.moves.start(), self.hints.start(), self.reviews.start())
 
     def close(self) -> None:
         self.moves.close()
         self.hints.close()
+        self.reviews.close()

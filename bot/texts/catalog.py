@@ -288,6 +288,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                        "opnieuw."),
     # issue 11: replays and exports of matches that are over
     "error.no_match": ("There is no match #{table} in this server.", "In deze server is er geen partij #{table}."),
+    "error.match_stopped": ("Match #{table} was stopped before its end: only matches played to the end are reviewed.",
+                            "Partij #{table} is voor het einde gestopt: alleen uitgespeelde partijen worden "
+                            "geanalyseerd."),
     "error.match_not_over": ("Match #{table} is still being played: its replay and record show every hand, so they "
                              "come once it is over.",
                              "Partij #{table} wordt nog gespeeld: terugkijken en het verslag tonen alle kaarten, dus "
@@ -300,6 +303,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                                "Deze herhaling is van iemand anders: open je eigen met /klaverjas terugkijken."),
     "button.replay": ("Replay", "Terugkijken"),
     "button.stats": ("Stats", "Statistieken"),
+    "button.review": ("Review", "Analyse"),
     "button.export": ("Export", "Exporteren"),
     "button.replay_prev_hand": ("⏮ Previous hand", "⏮ Vorige ronde"),
     "button.replay_prev": ("◀ Previous trick", "◀ Vorige slag"),
@@ -1035,6 +1039,50 @@ SETTING_WORDS_NL: dict[str, dict[str, str]] = {
 }
 
 
+# ------------------------------------------------------------------ /klaverjas review
+
+REVIEW_TEXTS: dict[str, tuple[str, str]] = {
+    "review.title": ("**Review of match #{table}**: what each decision cost against the strong player's choice, "
+                     "on deals the player could not tell apart",
+                     "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
+                     "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · {decisions} decisions",
+                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
+                      "{decisions} beslissingen"),
+    "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
+    "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
+    "review.clean": ("No decision cost anything worth mentioning: well played.",
+                     "Geen beslissing kostte iets van betekenis: goed gespeeld."),
+    "review.where_card": ("hand {hand}, trick {trick}", "ronde {hand}, slag {trick}"),
+    "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
+    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points: {reason}",
+                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter: {reason}"),
+    "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
+                    "(roem either team gains counted by half).",
+                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
+                    "ronde, nat meegerekend (roem van beide teams telt voor de helft)."),
+    "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
+                      "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
+    "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "
+                       "minute.",
+                       "De analyse van partij #{table} wordt berekend ({done} van {hands} rondes); probeer het over "
+                       "een minuut opnieuw."),
+    "review.queued": ("The review of match #{table} is being computed, after the matches that ended before it; "
+                      "try again in a few minutes.",
+                      "De analyse van partij #{table} wordt berekend, na de partijen die eerder afliepen; probeer "
+                      "het over een paar minuten opnieuw."),
+    "review.failed": ("The review of match #{table} could not be made.",
+                      "De analyse van partij #{table} kon niet gemaakt worden."),
+    "review.choice": ("#{table} · {date} · {names}", "#{table} · {date} · {names}"),
+    "review.chart_title": ("Match #{table}: points lost per hand", "Partij #{table}: punten verloren per ronde"),
+    "review.chart_caption": ("hands 1 to {hands} · ▼ a decision that cost {big} points or more",
+                             "rondes 1 tot {hands} · ▼ een beslissing die {big} punten of meer kostte"),
+    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per hand",
+                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per ronde"),
+}
+TEXTS.update(REVIEW_TEXTS)
+
+
 # ------------------------------------------------------------------ command names and descriptions
 
 COMMAND_TEXTS: dict[str, str] = {
@@ -1162,6 +1210,9 @@ COMMAND_TEXTS: dict[str, str] = {
     "Besides Manage Server, this role may create tournaments": "Naast Server beheren mag deze rol toernooien maken",
     "winners": "winnaars",
     "The daily tournament's winners of all time": "De winnaars van het dagtoernooi van alle tijden",
+    "review": "analyse",
+    "Review a finished match: what each decision cost": "Analyseer een afgelopen partij: wat elke beslissing kostte",
+    "The match: its number, e.g. 12": "De partij: het nummer, bijv. 12",
 }
 # The choices of the settings' options: the values' Dutch words.
 COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")

@@ -1,4 +1,4 @@
-"""``klaverjas bench ai``: double-dummy solve times and pimc decision times, as JSON-ready figures.
+"""``klaverjas bench ai`` and ``bench review``: solve, pimc decision and match review times, as JSON-ready figures.
 
 Solver: random deals and trumps (rotterdam), solved from the first lead, and from the start of the
 2nd and 3rd trick after the solver's own best play up to there. pimc: whole hands played by four
@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from engine import rulebook
+from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
 from engine.ai.solver import DoubleDummy, Position, SolveRules, pit_state
 from engine.cards import SEATS, Seat
@@ -120,3 +121,70 @@ def bench_ai(seconds: float | None) -> dict[str, object]:
     result.update(bench_solver(budget))
     result.update(bench_pimc(budget))
     return result
+
+
+def review_game(hands: int, seed: int) -> tuple[Game, list[int | None]]:
+    """A match of ``hands`` hands by four stand-in humans (the heuristic with a tenth of its decisions at
+    random, so there are mistakes to find), and each action's player key (the seat; None for chance)."""
+    rng = SeededRandom(seed)
+    humans = [HeuristicPlayer(noise=0.1, seed=seed + i) for i in range(4)]
+    game = Game(Rules().with_changes(length=str(hands)))
+    players: list[int | None] = []
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.DEAL:
+            game.deal_random(rng)
+            players.append(None)
+            continue
+        seat = game.to_act
+        assert seat is not None
+        game.apply(humans[seat].choose(seat_view(game, seat)), seat)
+        players.append(int(seat))
+    return game, players
+
+
+def bench_review(hands: int | None, seed: int = 3) -> dict[str, object]:
+    """``review_hand_s``: CPU seconds to review one hand of four humans (``engine.ai.review``; one thread,
+    so on one core: on a busy machine the wall time, also given, is longer by the waiting)."""
+    from engine.ai import review
+
+    count = hands or 4
+    warm_up()
+    game, players = review_game(count, seed)
+    reviewer = review.Reviewer()
+    laps: list[float] = []
+    last = [time.process_time()]
+    def lap(done: int, total: int) -> None:
+        now = time.process_time()
+        laps.append(now - last[0])
+        last[0] = now
+
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    result = reviewer.review_match(game.rules, game.actions, players, seed, lap)
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    cards = [d for d in result.decisions if d.trick is not None]
+    early = [d.samples for d in cards if d.trick is not None and d.trick <= 1]
+    replay = Game(game.rules)
+    asked = 0
+    for action in game.actions:
+        asked += len(replay.legal_actions()) > 1
+        replay.apply(action)
+    return {
+        "review_hand_s": round(cpu / count, 2),
+        "review_hand_max_s": round(max(laps), 2),
+        "review_hand_wall_s": round(wall / count, 2),
+        "review_16_hands_s": round(16 * cpu / count, 1),
+        "nodes_per_hand": reviewer.total_nodes // count,
+        "hands": count,
+        "decisions_with_a_choice": asked,
+        "decisions_reviewed": len(result.decisions),
+        "mean_samples": round(sum(d.samples for d in cards) / max(1, len(cards)), 1),
+        "mean_samples_tricks_1_2": round(sum(early) / max(1, len(early)), 1),
+        "card_samples_setting": reviewer.card_samples,
+        "bid_samples_setting": reviewer.bid_samples,
+        "card_node_budget": reviewer.card_node_budget,
+        "bid_node_budget": reviewer.bid_node_budget,
+        "accuracy": round(sum(1 for d in result.decisions if d.accurate) / max(1, len(result.decisions)), 3),
+        "lost_per_hand": round(sum(d.cost for d in result.decisions) / count / 4, 1),
+    }

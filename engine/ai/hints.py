@@ -95,7 +95,12 @@ def hint(view: SeatView, player: Player | None = None) -> Hint:
     if not view.my_turn or not view.legal:
         raise ValueError(f"no hint: it is not {view.seat.letter}'s turn")
     chooser = player or strong_player()
-    action = chooser.choose(view)
+    return reason(view, chooser.choose(view))
+
+
+def reason(view: SeatView, action: Choice) -> Hint:
+    """Why ``action`` (a legal action of ``view.seat``) is good: the heuristic's own reason when it would
+    choose the same, else one read off the situation; never claiming more than the seat can know."""
     decision = HeuristicPlayer().decide(view)
     if decision.action != action or decision.reason == "random":
         decision = explain(view, action)

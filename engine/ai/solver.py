@@ -766,6 +766,61 @@ def _mtdf(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: 
     return lo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _child(c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, card: int, trump: int,
+           stuk: bool) -> tuple[int, int, int, int, int, int, int, int]:  # pragma: no cover - compiled
+    """The position one card later (trick cards, count, leader, tricks done, pit) and what it added (NS signed)."""
+    if count == 0:
+        return card, c1, c2, 1, leader, done, pit, 0
+    if count == 1:
+        return c0, card, c2, 2, leader, done, pit, 0
+    if count == 2:
+        return c0, c1, card, 3, leader, done, pit, 0
+    winner, new_pit, signed = _finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
+    return 0, 0, 0, 0, winner, done + 1, new_pit, signed
+
+
+@njit(cache=True, nogil=True)
+def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
+                 trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
+                 stack: Any, stats: Any, target: int) -> int:  # pragma: no cover - compiled
+    """A best card of the seat to move, given the position's exact value ``target`` (NS minus EW).
+
+    The moves are tried in the search's order, each with one zero-window test of whether it reaches
+    ``target``; the first that does is a best card. Far cheaper than a solve, which must also prove
+    that no other card is better. NO_CARD past the node limit (or if ``target`` was not the value).
+    """
+    seat = (leader + count) & 3
+    maximise = (seat & 1) == 0
+    hand = hands[seat]
+    stack[_ROOT_ROW, _C0] = c0
+    stack[_ROOT_ROW, _C1] = c1
+    stack[_ROOT_ROW, _C2] = c2
+    stack[_ROOT_ROW, _COUNT] = count
+    n = _gen_moves((hands[0], hands[1], hands[2], hands[3]), seat, stack, _ROOT_ROW, trump, amsterdam,
+                   undertrump_forced, NO_CARD)
+    for i in range(n):
+        card = stack[_ROOT_ROW, _MOVES + i]
+        hands[seat] = hand ^ (1 << card)
+        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
+                                                                             card, trump, stuk)
+        edge = target - signed
+        if k_done == 8:
+            reached = (edge <= 0) if maximise else (edge >= 0)
+        elif maximise:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
+        else:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
+        hands[seat] = hand
+        if stats[_ABORTED]:
+            return NO_CARD
+        if reached:
+            return int(card)
+    return NO_CARD
+
+
 @njit(cache=True, nogil=True)
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                   trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
@@ -792,18 +847,8 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         card = stack[_ROOT_ROW, _MOVES + i]
         hands[seat] = hand ^ (1 << card)
         # The child position, one card later.
-        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = c0, c1, c2, count + 1, leader, done, pit, 0
-        if count == 0:
-            k_c0 = card
-        elif count == 1:
-            k_c1 = card
-        elif count == 2:
-            k_c2 = card
-        else:
-            k_leader, k_pit, signed = _finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
-            k_c0 = k_c1 = k_c2 = 0
-            k_count = 0
-            k_done = done + 1
+        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
+                                                                             card, trump, stuk)
         if k_done == 8:
             value = signed
         elif all_moves or i == 0:
@@ -920,9 +965,13 @@ class DoubleDummy:
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
         self._gen = 0
+        # The trump and rules the table's entries were searched under: a call with ``keep`` and the same
+        # ones reads them (what a search proved about a position stays true), any other starts afresh.
+        self._kept: tuple[int, SolveRules] | None = None
         self.nodes = 0  # nodes searched by the last call
 
-    def _run(self, pos: Position, rules: SolveRules, node_limit: int, all_moves: bool) -> int | None:
+    def _run(self, pos: Position, rules: SolveRules, node_limit: int, all_moves: bool,
+             keep: bool = False) -> int | None:
         count = len(pos.trick)
         if count > 3 or not 0 <= pos.tricks_done <= 7:
             raise ValueError("a position has 0..3 cards in the trick and 0..7 completed tricks")
@@ -931,7 +980,11 @@ class DoubleDummy:
             expected = cards_left // 4 - (1 if ((i - pos.leader) & 3) < count else 0)
             if rulebook.popcount(mask) != expected:
                 raise ValueError(f"seat {i} holds {rulebook.popcount(mask)} cards, expected {expected}")
-        self._gen += 1  # entries of earlier calls (other trump, rules, or an aborted search) never match
+        # Entries are keyed on the hands, leader and pit only, so those of another trump or rules must
+        # never match: a new generation. An aborted search stores only what its finished subtrees proved.
+        if not keep or self._kept != (pos.trump, rules):
+            self._gen += 1
+        self._kept = (pos.trump, rules)
         for i in range(4):
             self._hands[i] = pos.hands[i]
         self._stats[_NODES] = 0
@@ -949,6 +1002,24 @@ class DoubleDummy:
             return None
         return value
 
+    def _best_move(self, pos: Position, rules: SolveRules, node_limit: int, keep: bool, target: int) -> int:
+        """A card of the seat to move that keeps the value ``target`` (NS minus EW); NO_CARD if not found."""
+        if not keep or self._kept != (pos.trump, rules):
+            self._gen += 1
+        self._kept = (pos.trump, rules)
+        for i in range(4):
+            self._hands[i] = pos.hands[i]
+        self._stats[_NODES] = 0
+        self._stats[_LIMIT] = node_limit if node_limit > 0 else 1 << 62
+        self._stats[_ABORTED] = 0
+        self._stack[_HISTORY:].fill(0)
+        trick = (*pos.trick, 0, 0, 0)
+        card = int(_move_kernel(self._hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader,
+                                pos.tricks_done, pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced,
+                                rules.stuk_in_trick, self._tt, self._gen, self._stack, self._stats, target))
+        self.nodes = int(self._stats[_NODES])
+        return card
+
     def solve(self, pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None,
               node_limit: int = 0) -> Solution | None:
         """Best value for ``team`` (default: the side to move) and a best card; None if ``node_limit`` hit."""
@@ -959,14 +1030,86 @@ class DoubleDummy:
         return Solution(value if side == 0 else -value, int(self._stats[_BEST_MOVE]), side, self.nodes)
 
     def card_values(self, pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None,
-                    node_limit: int = 0) -> dict[int, int] | None:
-        """The exact value for ``team`` (default: the side to move) of each legal card of the seat to move."""
-        value = self._run(pos, rules, node_limit, all_moves=True)
+                    node_limit: int = 0, keep: bool = False) -> dict[int, int] | None:
+        """The exact value for ``team`` (default: the side to move) of each legal card of the seat to move.
+
+        ``keep``: start from what the previous call proved (same trump and rules), as ``line`` does.
+        """
+        value = self._run(pos, rules, node_limit, all_moves=True, keep=keep)
         if value is None:
             return None
         side = pos.to_move & 1 if team is None else team
         sign = 1 if side == 0 else -1
         return {card: sign * int(v) for card, v in enumerate(self._values) if v > -INF - 1}
+
+
+    def line(self, pos: Position, rules: SolveRules = ROTTERDAM, node_limit: int = 0,
+             keep: bool = True, value: int | None = None) -> list[int] | None:
+        """A best line: the cards played from ``pos`` to the end of the hand, each seat playing a best
+        card for its team with every hand known; None past ``node_limit`` (nodes of the whole line).
+
+        The table is kept between the line's solves and, with ``keep``, from the previous call of the
+        same trump and rules: after a search of ``pos`` (``card_values`` of its parent) each solve
+        mostly reads what was proved. A seat with one legal card plays it without a search. Which of
+        two equally good cards is played may depend on the table, so a caller that needs the same line
+        every time starts from the same calls (``keep=False`` first). ``value``: the value of ``pos``
+        (NS minus EW) when known; from there each card is found by testing that it keeps the value,
+        without proving that no other card does better.
+        """
+        cards: list[int] = []
+        spent = 0
+        # ``value`` follows the value of the rest (NS minus EW) down the line: a best card reaches it.
+        while pos.tricks_done < 8:
+            trick = (*pos.trick, 0, 0, 0)
+            legal = rulebook.legal_mask(pos.hands[pos.to_move], trick[0], trick[1], trick[2], len(pos.trick),
+                                        pos.trump, rules.amsterdam, rules.undertrump_forced)
+            if legal & (legal - 1):
+                limit = node_limit - spent if node_limit else 0
+                if node_limit and limit <= 0:
+                    return None
+                card = NO_CARD
+                if value is not None:
+                    card = self._best_move(pos, rules, limit, keep, value)
+                    spent += self.nodes
+                    if self._stats[_ABORTED]:
+                        return None
+                    keep = True
+                if card == NO_CARD:  # the value is not known yet: solve
+                    limit = node_limit - spent if node_limit else 0
+                    if node_limit and limit <= 0:
+                        return None
+                    value = self._run(pos, rules, limit, all_moves=False, keep=keep)
+                    spent += self.nodes
+                    if value is None:
+                        return None
+                    card = int(self._stats[_BEST_MOVE])
+                    keep = True
+            else:
+                card = rulebook.lowest_card(legal)
+            cards.append(card)
+            pos, gain = step(pos, card, rules)
+            if value is not None:
+                value -= gain
+        self.nodes = spent
+        return cards
+
+
+def after(pos: Position, card: int, rules: SolveRules = ROTTERDAM) -> Position:
+    """The position once the seat to move has played ``card`` (a completed trick is gathered)."""
+    return step(pos, card, rules)[0]
+
+
+def step(pos: Position, card: int, rules: SolveRules) -> tuple[Position, int]:
+    """``after``, and the value the card's trick added if the card completed it (NS minus EW; else 0)."""
+    hands = list(pos.hands)
+    hands[pos.to_move] ^= 1 << card
+    trick = (*pos.trick, card)
+    if len(trick) < 4:
+        return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, pos.leader, trick, pos.tricks_done,
+                        pos.pit), 0
+    winner, pit, gain = _finish_trick(trick[0], trick[1], trick[2], trick[3], pos.leader, pos.tricks_done, pos.pit,
+                                      pos.trump, rules.stuk_in_trick)
+    return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, winner, (), pos.tricks_done + 1, pit), gain
 
 
 _shared: DoubleDummy | None = None
@@ -1002,3 +1145,4 @@ def warm_up() -> None:
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)
+    _default()._best_move(pos, ROTTERDAM, 2000, False, 0)  # the review's lines (``DoubleDummy.line``)

@@ -36,6 +36,7 @@ from bot.discord_app.views import (
     ReplayButton,
     ReplayNav,
     ReplayStepButton,
+    ReviewButton,
     RoemButton,
     SeatSelect,
     ShareStatsButton,
@@ -57,7 +58,7 @@ BUILDS = {
     DeclineButton: st.builds(DeclineButton, TABLES, VERSIONS),
     **{kind: st.builds(kind, TABLES) for kind in (BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
                                                   RematchButton, ReplayButton, ExportButton,
-                                                  MyStatsButton)},
+                                                  MyStatsButton, ReviewButton)},
     ForgetMeButton: st.builds(ForgetMeButton, st.integers(1, 10**20 - 1)),
     ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
                                 st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
@@ -146,7 +147,7 @@ def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
 
 
-ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|fm|tp|x):[0-9٠-٩０-９+ -]{0,14}"
+ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|rv|fm|tp|x):[0-9٠-٩０-９+ -]{0,14}"
                         r"(:[0-9A-Za-z٣-]{0,22}){0,4}", fullmatch=True)
 
 

@@ -61,7 +61,7 @@ async def test_every_subcommand_from_a_dm_is_refused_privately_and_changes_nothi
         asked = [("start", {}), ("settings", {"bidding": "draaien"}), ("join", {}), ("join", {"seat": "N"}),
                  ("leave", {}), ("stop", {}), ("rules", {}), ("hand", {}), ("hand", {"delivery": "thread"}),
                  ("play", {"card": legal.notation}), ("hint", {}), ("score", {}), ("replay", {"match": "1"}),
-                 ("export", {"match": "1"}), ("history", {}), ("forget-me", {}),
+                 ("export", {"match": "1"}), ("history", {}), ("forget-me", {}), ("review", {"match": "1"}),
                  ("tournament create", {"name": "Cup"}), ("tournament join", {}),
                  ("tournament standings", {}), ("tournament close", {"tournament": "1"}),
                  ("tournament config", {"daily": True}), ("tournament winners", {})]

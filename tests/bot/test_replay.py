@@ -203,11 +203,12 @@ async def test_the_match_end_message_offers_replay_and_export_to_anyone(tmp_path
         table_id = await finished_match(h, CHRIS, [])
         thread = thread_of(h, table_id)
         [end] = [m for m in h.fake.in_channel(thread) if f"kj:rm:{table_id}" in m.custom_ids()]
-        # Rematch, Replay, Export, Stats.
-        buttons = [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}", f"kj:ms:{table_id}"]
+        # Rematch, Replay, Export, Stats, Review.
+        buttons = [f"kj:rm:{table_id}", f"kj:rp:{table_id}", f"kj:ex:{table_id}", f"kj:ms:{table_id}",
+                   f"kj:rv:{table_id}"]
         assert end.custom_ids() == buttons
-        assert [b["label"] for b in end.buttons()] == ["Revanche", "Terugkijken", "Exporteren",
-                                                       "Statistieken"]  # Chris's table
+        assert [b["label"] for b in end.buttons()] == ["Revanche", "Terugkijken", "Exporteren", "Statistieken",
+                                                       "Analyse"]  # Chris's table
         token = await h.click(ANNA, end, f"kj:rp:{table_id}")
         replay = the_message(h, token)
         assert replay.flags & EPHEMERAL and replay.content.startswith(f"Replay of table #{table_id} · NS: ")

@@ -8,12 +8,14 @@ nothing and lose nothing.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from harness import ALL_PERMISSIONS, CHANNEL_ID, Harness, StoredMessage, User
+from test_forget import traces
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.offline import Role
@@ -434,3 +436,29 @@ async def test_the_daily_tournament_opens_and_closes_on_the_clock_and_resumes_af
         assert 1.0 <= wait <= 60.0  # the next look: within a minute
         token = await h.command(DORA, "tournament winners")
         assert "1. Bert — 1 win" in h.private_replies(token)[0]
+
+
+async def test_tournament_games_count_their_hands_not_ratings_and_forget_me_anonymises_the_entry(
+        tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    async with Harness(path) as h:
+        tournament = await create(h, hands=2)
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, 0)
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        with sqlite3.connect(path) as db:
+            hands = db.execute("SELECT count(*) FROM hand_stats WHERE table_id = ? AND player = ?",
+                               (bert.id, f"u:{BERT.id}")).fetchone()[0]
+            rated = db.execute("SELECT count(*) FROM rating_changes WHERE table_id = ?", (bert.id,)).fetchone()[0]
+            matches = db.execute("SELECT count(*) FROM match_stats WHERE table_id = ?", (bert.id,)).fetchone()[0]
+        assert (hands, rated, matches) == (2, 0, 0)
+        before = await entry_of(h, tournament, BERT)
+        await h.command(BERT, "forget-me")
+        [question] = [m for m in h.fake.messages.values() if f"kj:fm:{BERT.id}" in m.custom_ids()]
+        await h.click(BERT, question, f"kj:fm:{BERT.id}")
+        assert traces(path, str(BERT.id), BERT.name) == []
+        # The entry keeps its place and its scores in the standings, with nobody's name on it.
+        [entry] = await bot_of(h).tournaments.store.entries(tournament.id)
+        assert entry.user_id < 0 and entry.name == "" and entry.total == before.total

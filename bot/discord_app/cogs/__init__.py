@@ -1,5 +1,5 @@
-"""One cog per feature (``tables``: opening and running tables; ``play``: playing at one). Their slash
-commands are all subcommands of the bot's one ``/klaverjas`` group."""
+"""One cog per feature (``tables``: opening and running tables; ``play``: playing at one; ``review``: a
+finished match's review). Their slash commands are all subcommands of the bot's one ``/klaverjas`` group."""
 
 from __future__ import annotations
 

@@ -1,0 +1,51 @@
+"""A finished match's review (bot.tables.reviews), privately, as text and a chart: for /klaverjas review and the
+match end's Review button.
+
+Who may see it: anyone in the server where the match was played, the players and onlookers alike (a
+match at a server's table is that server's, as its thread is); a match of another server, or a number
+that is no finished match, is refused with the same private answer, so nothing is told about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+
+from bot.discord_app.context import KlaverjasApp, reply, user_lang
+from bot.discord_app.messages import review_message
+from bot.discord_app.replay_handlers import parse_match
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.model import ReviewStatus, Table, TableStatus
+from bot.texts.catalog import t
+
+
+async def finished_match(app: KlaverjasApp, interaction: discord.Interaction[Any], typed: str) -> Table:
+    """The finished match of this server that ``typed`` names. Refused (privately, by the error path) as a replay
+    is (junk, unknown, another server's, still playing, a tournament's before it closes), and when it was stopped:
+    only matches played to their end are reviewed."""
+    match = await app.archive.match(parse_match(typed), interaction.guild_id)
+    if match.table.status is not TableStatus.FINISHED:
+        raise ServiceError(ServiceErrorCode.MATCH_STOPPED, {"table": match.id})
+    return match.table
+
+
+async def send_review(app: KlaverjasApp, interaction: discord.Interaction[Any], typed: str) -> None:
+    """The review privately; while it is being computed, how far it is (and it is asked for if it was not)."""
+    lang = user_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    table = await finished_match(app, interaction, typed)
+    stored = await app.store.review(table.id)
+    if stored is None:
+        reviews = app.service.reviews
+        reviews.request(table.id)  # a no-op when it is queued already
+        done, hands = reviews.progress(table.id) or (0, 0)
+        key = "review.pending" if hands else "review.queued"
+        await reply(interaction, t(key, lang, table=table.id, done=done, hands=hands))
+        return
+    if stored.status is ReviewStatus.FAILED:
+        await reply(interaction, t("review.failed", lang, table=table.id))
+        return
+    payload = await asyncio.to_thread(review_message, table, stored, interaction.user.id, lang)
+    await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)

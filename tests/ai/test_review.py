@@ -1,0 +1,257 @@
+"""The match review: a thrown-away sure trick is a costly mistake, the strong choice costs nothing, the
+numbers are the same on every review, and the what-if machinery it rests on (``Game.with_hands``,
+``DoubleDummy.line``) agrees with the engine and the solver."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from engine import rulebook
+from engine.actions import Action, Call, Card, Deal
+from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.review import MIN_SAMPLES, Reviewer, decision_seed
+from engine.ai.review_summary import ACCURATE_WITHIN, DecisionReview, summarise
+from engine.ai.sampler import knowledge, sample_deal
+from engine.ai.solver import DoubleDummy, Position, SolveRules, after
+from engine.cards import Seat, parse_cards
+from engine.game import Game, Phase
+from engine.randomness import SeededRandom
+from engine.settings import Rules
+from engine.view import seat_view
+
+# Fewer deals than the defaults: the properties hold for any number, and the tests stay quick.
+SMALL = {"card_samples": 8, "bid_samples": 4, "card_node_budget": 1_500_000, "bid_node_budget": 3_000_000}
+
+Chooser = Callable[[Game, int], Action]
+
+
+def _play(rules: Rules, seed: int, human: Seat, choose: Chooser) -> tuple[Game, list[int | None]]:
+    """A match with ``choose(game, index)`` deciding for ``human`` and heuristic players elsewhere; the
+    review's player keys (``human``'s seat number on its own actions)."""
+    rng = random.Random(seed)
+    others = [HeuristicPlayer(seed=seed + i) for i in range(4)]
+    game = Game(rules)
+    players: list[int | None] = []
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.DEAL:
+            game.deal_random(rng)
+            players.append(None)
+            continue
+        if game.phase is Phase.TURN_UP:
+            game.turn_up_random(rng)
+            players.append(None)
+            continue
+        seat = game.to_act
+        assert seat is not None
+        index = len(game.actions)
+        action = choose(game, index) if seat is human else others[seat].choose(seat_view(game, seat))
+        game.apply(action, seat)
+        players.append(int(seat) if seat is human else None)
+    return game, players
+
+
+def _heuristic(seat: Seat) -> Chooser:
+    player = HeuristicPlayer(seed=99)
+    return lambda game, _: player.choose(seat_view(game, seat))
+
+
+# S is last to the first trick and holds the ace of the suit led: the ace takes the ten for sure.
+SURE_TRICK_DEAL = {Seat.S: "AS 7S JH 9H AH TH AC AD", Seat.W: "TS KS QS 7H 8H 7C 8C 9C",
+                   Seat.N: "8S QH KH TC JC QC 7D 8D", Seat.E: "9S JS KC 9D TD JD QD KD"}
+
+
+def test_throwing_away_a_sure_trick_is_a_costly_mistake() -> None:
+    rules = Rules().with_changes(length="1")
+    game = Game(rules)
+    game.apply(Deal.from_cards(Seat.S, {seat: parse_cards(cards) for seat, cards in SURE_TRICK_DEAL.items()}))
+    for call in (Call.PASS, Call.PASS, Call.PASS, Call.H):  # W, N and E pass, S plays hearts
+        game.apply(call)
+    for card in ("TS", "8S", "9S"):
+        game.apply(Card.parse(card))
+    thrown = len(game.actions)
+    game.apply(Card.parse("7S"))  # S lets the ten go, the ace in hand
+    players = [None] * len(game.actions)
+    players[thrown] = int(Seat.S)
+    others = [HeuristicPlayer(seed=i) for i in range(4)]
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(others[seat].choose(seat_view(game, seat)), seat)
+        players.append(None)
+    (decision,) = Reviewer().review_match(rules, game.actions, players, seed=7).decisions
+    assert decision.index == thrown and decision.trick == 0 and decision.seat is Seat.S
+    assert decision.choice == Card.parse("7S") and decision.best == Card.parse("AS")
+    assert decision.samples >= MIN_SAMPLES
+    # At least the ten it gave away: the trick's points change sides.
+    assert decision.cost >= 10 > ACCURATE_WITHIN and not decision.accurate
+    assert decision.reason is not None and decision.reason.action == Card.parse("AS")
+
+
+def test_a_players_worst_decisions_and_accuracy_come_from_the_costs() -> None:
+    rules = Rules().with_changes(length="2")
+    game, players = _play(rules, 5, Seat.S, _heuristic(Seat.S))
+    review = Reviewer(**SMALL).review_match(rules, game.actions, players, seed=7)
+    (summary,) = review.players
+    costs = [d.cost for d in review.decisions]
+    assert summary.decisions == len(costs) and summary.lost == pytest.approx(sum(costs), abs=0.2)
+    assert summary.accuracy == pytest.approx(sum(1 for c in costs if c <= ACCURATE_WITHIN) / len(costs))
+    assert [d.cost for d in summary.worst] == sorted((c for c in costs if c > 0), reverse=True)[:3]
+    assert summary.hands == 2 and len(summary.lost_by_hand) == 2
+    assert all(d.reason is not None for d in review.decisions if d.cost > 0)
+
+
+def _strong(reviewer: Reviewer, human: Seat, seed: int) -> Chooser:
+    """The strong choice as the review makes it for this decision (its own deals); the heuristic where
+    the review would leave the decision out."""
+    fallback = HeuristicPlayer(seed=1)
+
+    def choose(game: Game, index: int) -> Action:
+        view = seat_view(game, human)
+        if game.phase is Phase.BIDDING:
+            return reviewer.strong_call(view)
+        if len(view.legal) > 1:
+            card = reviewer.strong_card(game, decision_seed(seed, index))
+            if card is not None:
+                return card
+        return fallback.choose(view)
+
+    return choose
+
+
+@pytest.mark.parametrize("rules", [
+    Rules().with_changes(length="1"),
+    Rules().with_changes(length="1", play="amsterdam", bidding="draaien", roem="declared", stuk="held"),
+], ids=["rotterdam", "amsterdam-draaien-declared-held"])
+def test_the_strong_players_own_choices_cost_nothing(rules: Rules) -> None:
+    seed = 11
+    reviewer = Reviewer(**SMALL)
+    game, players = _play(rules, 3, Seat.E, _strong(reviewer, Seat.E, seed))
+    review = Reviewer(**SMALL).review_match(rules, game.actions, players, seed)
+    assert len(review.decisions) >= 4
+    assert all(d.cost == 0 and d.best == d.choice and d.reason is None for d in review.decisions)
+    (summary,) = review.players
+    assert summary.seat is Seat.E and summary.accuracy == 1.0 and summary.lost == 0 and not summary.worst
+
+
+def test_a_review_is_the_same_every_time_and_each_decision_on_its_own() -> None:
+    rules = Rules().with_changes(length="1", bidding="draaien", roem="declared")
+    game, _ = _play(rules, 8, Seat.N, _heuristic(Seat.N))
+    players = _everyone(game)
+    first = Reviewer(**SMALL).review_match(rules, game.actions, players, seed=4)
+    second = Reviewer(**SMALL).review_match(rules, game.actions, players, seed=4)
+    assert first == second
+    assert any(d.cost > 0 for d in first.decisions)
+    # One decision reviewed alone (a solver that reviewed others before) gives the same numbers.
+    reviewer = Reviewer(**SMALL)
+    reviewer.review_match(rules, game.actions, players, seed=9)
+    late = first.decisions[-1]
+    alone = [p if i == late.index else None for i, p in enumerate(players)]
+    (again,) = reviewer.review_match(rules, game.actions, alone, seed=4).decisions
+    assert again == late
+    other_seed = Reviewer(**SMALL).review_match(rules, game.actions, players, seed=5)
+    assert [d.index for d in other_seed.decisions] != [] and other_seed != first
+
+
+def _everyone(game: Game) -> list[int | None]:
+    """Player keys with all four seats human: 100 + the seat on every call and card."""
+    replay = Game(game.rules)
+    players: list[int | None] = []
+    for action in game.actions:
+        players.append(100 + int(replay.to_act) if isinstance(action, Card | Call) and replay.to_act else None)
+        replay.apply(action)
+    return players
+
+
+def test_summary_counts_accuracy_and_the_costliest_decisions() -> None:
+    def decision(index: int, hand: int, cost: float) -> DecisionReview:
+        return DecisionReview(index, hand, 3, Seat.S, 7, Card.parse("7H"), Card.parse("AH"), cost, 12, None)
+
+    decisions = [decision(1, 0, 0.0), decision(2, 0, 12.5), decision(3, 1, 2.0), decision(4, 1, 40.0),
+                 decision(5, 1, 7.0), decision(6, 1, 3.5)]
+    summary = summarise(7, Seat.S, decisions, hands=3, hands_played=2)
+    assert summary.decisions == 6
+    assert summary.accurate == sum(1 for d in decisions if d.cost <= ACCURATE_WITHIN)
+    assert summary.accuracy == pytest.approx(summary.accurate / 6)
+    assert summary.lost == pytest.approx(65.0)
+    assert summary.lost_per_hand == pytest.approx(65.0 / 2)
+    assert summary.lost_by_hand == (12.5, 52.5, 0.0)
+    assert [d.index for d in summary.worst] == [4, 2, 5]
+
+
+def test_with_hands_places_the_unseen_cards_and_leaves_the_game_alone() -> None:
+    rng = random.Random(2)
+    game = Game(Rules().with_changes(length="1"))
+    game.deal_random(rng)
+    players = [HeuristicPlayer(seed=i) for i in range(4)]
+    while len(game.hands[-1].plays) < 9:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(players[seat].choose(seat_view(game, seat)), seat)
+    view = seat_view(game, game.to_act)  # type: ignore[arg-type]
+    hands = sample_deal(knowledge(view), SeededRandom(5))
+    before = (list(game.hands[-1].hands), list(game.actions))
+    what_if = game.with_hands(hands)
+    assert tuple(what_if.hands[-1].hands) == hands
+    assert (list(game.hands[-1].hands), list(game.actions)) == before  # the real game is untouched
+    rebuilt = Game(game.rules)
+    rebuilt.apply_all(what_if.actions)  # its actions replay to it: the sampled deal is consistent
+    assert tuple(rebuilt.hands[-1].hands) == hands
+    assert seat_view(rebuilt, view.seat).legal == view.legal
+    with pytest.raises(ValueError):
+        game.with_hands((hands[1], hands[0], hands[2], hands[3]) if hands[0] != hands[1] else (0, 0, 0, 0))
+
+
+def test_a_line_is_a_best_play_of_the_rest() -> None:
+    rng = SeededRandom(21)
+    solver = DoubleDummy()
+    rules = SolveRules()
+    for _ in range(6):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << c for c in cards[i * 8:(i + 1) * 8]) for i in range(4))
+        pos = Position((hands[0], hands[1], hands[2], hands[3]), rng.randrange(4), rng.randrange(4))
+        for _ in range(9):  # into the hand, so positions start mid-trick too
+            legal = rulebook.legal_mask(pos.hands[pos.to_move], *(*pos.trick, 0, 0, 0)[:3], len(pos.trick),
+                                        pos.trump, False, True)
+            pos = after(pos, rulebook.lowest_card(legal))
+        solution = solver.solve(pos, rules, team=0)
+        assert solution is not None
+        line = solver.line(pos, rules, keep=False)
+        assert line is not None and len(line) == 32 - 4 * pos.tricks_done - len(pos.trick)
+        # Played out, the line scores exactly the solved value (NS minus EW).
+        assert _line_value(pos, line) == solution.value
+
+
+def _line_value(pos: Position, line: list[int]) -> int:
+    """Card points, roem, last trick and pit of the line, NS minus EW, by the engine's rulebook."""
+    value = 0
+    trick = list(pos.trick)
+    leader = pos.leader
+    done = pos.tricks_done
+    pit = pos.pit
+    for card in line:
+        trick.append(card)
+        if len(trick) < 4:
+            continue
+        winner = (leader + rulebook.trick_winner(trick[0], trick[1], trick[2], trick[3], pos.trump)) & 3
+        gain = rulebook.trick_points(*trick, pos.trump) + rulebook.trick_roem(*trick, pos.trump, True)
+        team_pit = 1 + (winner & 1)
+        pit = team_pit if pit in (0, team_pit) else 3
+        if done == 7:
+            gain += rulebook.LAST_TRICK_BONUS + (rulebook.PIT_BONUS if pit == team_pit else 0)
+        value += gain if winner & 1 == 0 else -gain
+        trick, leader, done = [], winner, done + 1
+    return value
+
+
+def test_too_few_deals_leave_a_decision_out() -> None:
+    # A budget too small for the first trick's deals: those decisions are left out, not guessed.
+    rules = Rules().with_changes(length="1")
+    game, players = _play(rules, 4, Seat.W, _heuristic(Seat.W))
+    tiny = Reviewer(card_samples=8, card_node_budget=MIN_SAMPLES * 1000)
+    review = tiny.review_match(rules, game.actions, players, seed=1)
+    assert all(d.trick is None or d.trick >= 2 for d in review.decisions)
+    assert all(d.trick is None or d.samples >= MIN_SAMPLES for d in review.decisions)
