@@ -360,6 +360,11 @@ class FakeDiscord:
             if recipient is not None and self.users[recipient].dm_closed:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
             return self._message(channel_id, body or {}, files).payload()
+        if method == "GET" and path == "/channels/{channel_id}/messages":
+            # The channel's history, newest first (Discord's most per request); private answers are not in it.
+            channel_id = int(params["channel_id"])
+            found = [m for m in self.messages.values() if m.channel_id == channel_id and not m.flags & EPHEMERAL]
+            return [m.payload() for m in sorted(found, key=lambda m: m.id, reverse=True)[:100]]
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             message = self.messages.get(int(params["message_id"]))
             if message is None:
