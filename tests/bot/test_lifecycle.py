@@ -30,6 +30,7 @@ from engine.view import SeatView
 
 QUICK = dict(ai_pause=0.0, deal_pause=0.0, turn_time=600.0)
 UNKNOWN_TABLE = "That table no longer exists."
+HANG_GUARD = 300.0  # seconds: ends a wait that only a broken bot would make endless
 
 
 def bot_of(h: Harness) -> KlaverjasBot:
@@ -527,34 +528,37 @@ async def test_the_hint_cooldown_is_said_in_dutch(tmp_path: Path) -> None:
 
 async def test_a_slow_hint_does_not_delay_ai_moves_at_another_table(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    release = threading.Event()
+    release = threading.Event()  # the test lets the hint finish, not a clock
     asked = threading.Event()
+    answered = threading.Event()
 
-    def slow_hint(view: SeatView, lang: Language) -> str:
+    def held_hint(view: SeatView, lang: Language) -> str:
         asked.set()
-        release.wait(30)
+        release.wait(HANG_GUARD)  # only so that a broken test cannot hang forever
+        answered.set()
         return "Play the slow card: it took a while."
 
-    monkeypatch.setattr(thinking, "hint_message", slow_hint)
+    monkeypatch.setattr(thinking, "hint_message", held_hint)
     config = ServiceConfig(**QUICK, hint_cooldown=0.0)
     async with Harness(tmp_path / "k.sqlite3", config=config) as h:
         try:
             first = await start_table(h, ANNA)
             await anna_to_act(h, first)
             hinting = asyncio.create_task(h.command(ANNA, "hint", channel_id=first.thread_id or 0))
-            await until(asked.is_set)
-            # Another table's AI players play while the hint is still being worked out.
+            await until(asked.is_set, HANG_GUARD)
+            # Another table's AI players play while the hint is held. Were their moves queued behind hints,
+            # none would come before the release: the loop ends at the guard and the test fails.
             await h.command(CHRIS, "start", channel_id=CHANNEL_ID + 1)
             second = bot_of(h).service.find_user_table(CHRIS.id)
             start = [m for m in h.fake.in_channel(CHANNEL_ID + 1) if m.custom_ids()][-1]
             await h.click(CHRIS, start, f"kj:l:{second.id}:start")
-            # Time-bounded rather than counted: on a loaded machine the AI's first move may take a while.
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 60
-            while Actor.AI not in second.actors and loop.time() < deadline:
+            guard = loop.time() + HANG_GUARD
+            while second.actors.count(Actor.AI) < 3 and loop.time() < guard:
                 if not await play_turn(h, second.id, CHRIS):
                     await asyncio.sleep(0.01)
-            assert Actor.AI in second.actors and not hinting.done()
+            assert second.actors.count(Actor.AI) >= 3, "no AI moves while a hint was being worked out"
+            assert not answered.is_set() and not hinting.done()  # all of them while the hint was held
         finally:
             release.set()
         token = await hinting
