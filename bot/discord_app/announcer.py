@@ -177,6 +177,10 @@ class Announcer:
                 refresh_table = True
         if refresh_table or table.game.finished:
             self.queue(table, partial(self.sync_table_message, table), "table")
+        if table.game.finished:
+            # Every hand ends saying the match is over: one last synced while the last cards were still to
+            # come would otherwise keep saying whose turn it was.
+            hands.update(SEATS)
         for seat in SEATS:
             if seat in hands:
                 self.queue_hand(table, seat)

@@ -733,3 +733,27 @@ async def test_a_lobby_posted_just_before_the_bot_died_is_found_at_the_restart(t
 def lobbies_of(fake: FakeDiscord, table_id: int) -> list[StoredMessage]:
     """The messages offering to start this table."""
     return [m for m in fake.messages.values() if f"kj:l:{table_id}:start" in m.custom_ids()]
+
+
+async def test_every_hand_says_the_match_is_over_once_it_is(tmp_path: Path) -> None:
+    """A hand synced after its player's last card, while AI players still had cards to play, said whose
+    turn it was for good (found by the 100-kill run: which hand ended current depended on timing)."""
+    from harness import Harness
+    from test_discord import ANNA, SEED, hand_message, lobby, open_table, play_to_end
+
+    from bot.tables.model import Actor
+    from bot.tables.service import ServiceConfig
+
+    # The AI players pause a moment, so Anna's hand is synced before the last cards come.
+    async with Harness(tmp_path / "k.sqlite3", config=ServiceConfig(ai_pause=0.05, deal_pause=0,
+                                                                    turn_time=600)) as h:
+        assert h.bot is not None
+        h.bot.service.new_seed = lambda: SEED
+        table_id = await open_table(h, ANNA)
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        table = h.bot.service.get(table_id)
+        await play_to_end(h, table_id, [ANNA])
+        await h.settle()
+        assert table.actors[-1] is Actor.AI  # the match's last card was not Anna's
+        hand = hand_message(h, table_id, ANNA)
+        assert hand.content.endswith("the match is over") and hand.enabled_ids() == []
