@@ -139,6 +139,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)  # the driver (bot.tables.driver)
     task_locked: bool = False  # the driver is applying an action: do not cancel it
+    # Finished, its end not announced yet (a front end that stores the end itself): in memory only.
+    end_unannounced: bool = False
 
     @property
     def version(self) -> int:
@@ -148,6 +150,13 @@ class Table:
     @property
     def rules(self) -> Rules:
         return self.settings.rules
+
+    @property
+    def stored_status(self) -> TableStatus:
+        """The status the store keeps: a finished game whose end is not announced yet stays playing there,
+        whatever else about the table is saved meanwhile (a Rematch click, a message id), so a restart in
+        between restores it and announces its end again."""
+        return TableStatus.PLAYING if self.end_unannounced else self.status
 
     @property
     def running(self) -> bool:

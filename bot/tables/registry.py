@@ -205,6 +205,7 @@ class TableRegistry:
         table.actors.append(actor)
         if game.finished:
             table.status = TableStatus.FINISHED
+            table.end_unannounced = self.front_end_stores_end
         progress = GameProgress(table, table.version, seat, action, actor, tuple(events))
         if game.finished:
             self.reindex(table)  # no longer live; the store hears of it below, or once the end is announced
@@ -220,6 +221,7 @@ class TableRegistry:
 
     async def store_end(self, table: Table) -> None:
         """The front end announced a finished game's end (``front_end_stores_end``): store it as finished."""
+        table.end_unannounced = False
         await self.save(table)
 
 

@@ -125,6 +125,7 @@ class TableService:
                     events = table.game.apply(action)
                     if table.game.finished:
                         table.status = TableStatus.FINISHED  # its end was stored, not all of it announced
+                        table.end_unannounced = self.registry.front_end_stores_end
                         self.registry.reindex(table)
                     await self.registry.emit(GameProgress(table, table.version, seat, action, actor, tuple(events)))
                 if table.status is TableStatus.FINISHED and not self.registry.front_end_stores_end:

@@ -51,6 +51,7 @@ from bot.discord_app.offline import (
     scripted_click,
 )
 from bot.store.codec import decode_action
+from bot.tables.model import TableStatus
 from engine.actions import Call
 from engine.cards import Card
 from engine.game import Game, Phase
@@ -757,3 +758,53 @@ async def test_every_hand_says_the_match_is_over_once_it_is(tmp_path: Path) -> N
         assert table.actors[-1] is Actor.AI  # the match's last card was not Anna's
         hand = hand_message(h, table_id, ANNA)
         assert hand.content.endswith("the match is over") and hand.enabled_ids() == []
+
+
+async def test_a_rematch_before_the_end_went_out_leaves_the_end_to_announce_after_a_crash(tmp_path: Path) -> None:
+    """Rematch was clicked on the end message while the rest of the end (the table message) was still on its
+    way; saving the rematch stored the match as finished, so the restart did not announce its end again
+    (found by the 100-kill run with seed 2: a table message never said the match was over)."""
+    from harness import Harness
+    from test_discord import ANNA, SEED, lobby, open_table, play_to_end
+
+    from bot.discord_app.outbox import DeliveryConfig
+
+    fake = FakeDiscord()
+    db = tmp_path / "k.sqlite3"
+    patient = DeliveryConfig(request_timeout=600.0, backoff=(0.001,), max_retry_after=0.05)  # no retry comes
+    async with Harness(db, fake, delivery=patient) as h:
+        assert h.bot is not None
+        h.bot.service.new_seed = lambda: SEED
+        table_id = await open_table(h, ANNA)
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        table = h.bot.service.get(table_id)
+        cut = asyncio.Event()
+        answer = fake.answer
+
+        async def dies_announcing_the_end(request: Request) -> Any:
+            if request.method == "PATCH" and f"/messages/{table.table_message_id}" in request.url \
+                    and table.game.finished:
+                task = asyncio.current_task()
+                assert task is not None
+                fake.held.add(task)  # the harness does not wait for it
+                cut.set()
+                await asyncio.Event().wait()
+            return await answer(request)
+
+        fake.answer = dies_announcing_the_end  # type: ignore[method-assign]
+        await play_to_end(h, table_id, [ANNA])
+        assert cut.is_set()
+        [end] = [m for m in fake.messages.values() if f"kj:rm:{table_id}" in m.custom_ids()]
+        await h.click(ANNA, end, f"kj:rm:{table_id}")
+        rematch = table.rematch_id
+        assert rematch is not None and "match over" not in fake.messages[table.table_message_id or 0].content
+        for task in fake.held:
+            task.cancel()  # the bot dies with the rest of the end still to announce
+    fake.answer = answer  # type: ignore[method-assign]
+    async with Harness(db, fake) as h2:
+        assert h2.bot is not None
+        await h2.settle()
+        assert fake.messages[table.table_message_id or 0].content.endswith("match over")
+        assert h2.bot.service.get(rematch).status is TableStatus.LOBBY
+        token = await h2.click(ANNA, end, f"kj:rm:{table_id}")
+        assert any("already open" in r for r in h2.private_replies(token))
