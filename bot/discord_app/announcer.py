@@ -26,6 +26,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -52,6 +53,8 @@ from bot.discord_app.messages import (
     trick_message,
 )
 from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
+from bot.discord_app.views import LobbyButton, LobbyOp, custom_ids_of
+from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import (
     AutoplayStarted,
     GameProgress,
@@ -74,7 +77,12 @@ from engine.events import HandDealt, HandSettled, MatchOver, TrickWon, TrumpChos
 from engine.game import Phase
 from engine.settings import RoemMode
 
+if TYPE_CHECKING:  # discord.types cannot be imported first at run time (an import cycle of its own)
+    from discord.types.message import Message as MessagePayload
+
 log = logging.getLogger(__name__)
+
+LOBBY_SEARCH = 100  # the latest messages of a channel searched for a lobby at a restart (Discord's most)
 
 
 class Announcer:
@@ -184,6 +192,10 @@ class Announcer:
                 refresh_table = True
         if refresh_table or table.game.finished:
             self.queue(table, partial(self.sync_table_message, table), "table")
+        if table.game.finished:
+            # Every hand ends saying the match is over: one last synced while the last cards were still to
+            # come would otherwise keep saying whose turn it was.
+            hands.update(SEATS)
         for seat in SEATS:
             if seat in hands:
                 self.queue_hand(table, seat)
@@ -241,16 +253,43 @@ class Announcer:
         """Send or update the seat's private hand by DM (queued behind the table's other messages)."""
         self.queue_hand(table, seat)
 
-    async def post_lobby(self, table: Table) -> None:
-        """A lobby message for a table made without a slash command (a rematch). Awaited, not queued: the
-        service opens the table only once its message exists (no game lock is held meanwhile)."""
-        if table.channel_id is None or table.lobby_message_id is not None:
-            return
+    async def post_lobby(self, table: Table) -> int:
+        """A lobby message for a table made without a slash command (a rematch): its id. Awaited, not queued:
+        the service opens the table only once its message exists (no game lock is held meanwhile). Raises
+        ``LOBBY_NOT_POSTED`` when Discord did not take it (the service drops the table again)."""
+        if table.lobby_message_id is not None:
+            return table.lobby_message_id
+        if table.channel_id is None:
+            raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED)
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            table.lobby_message_id = await self.send(table, channel, lobby_message(table))
+            return await self.send(table, channel, lobby_message(table))
         except (discord.HTTPException, Undelivered) as error:
             log.warning("table %s: could not post the lobby: %s", table.id, error)
+            raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED) from error
+
+    async def restored_lobby(self, table: Table) -> int:
+        """At a restart, the message of a lobby whose id was not stored (the bot died between posting it and
+        storing the id, or before posting it): the bot's message with this lobby's buttons among the channel's
+        latest (the answer to /klaverjas start, or a Rematch's post), else a new one. Its id, as ``post_lobby``.
+
+        Found, the lobby the players may have seen keeps working and no second copy appears; a lobby never
+        posted appears now, late rather than never (one the channel cannot be read for is posted again).
+        """
+        if table.channel_id is None:
+            raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED)
+        channel_id, me = table.channel_id, self.client.user
+        start = LobbyButton(table.id, LobbyOp.START).custom_id
+        try:
+            recent: list[MessagePayload] = await self.outbox.attempt(
+                lambda: self.client.http.logs_from(channel_id, LOBBY_SEARCH), f"table {table.id}: finding its lobby")
+        except (discord.HTTPException, Undelivered) as error:
+            log.info("table %s: cannot read the channel's messages (%s): posting its lobby again", table.id, error)
+            recent = []
+        for data in recent:
+            if me is not None and int(data["author"]["id"]) == me.id and start in custom_ids_of(data):
+                return int(data["id"])
+        return await self.post_lobby(table)
 
     def retire(self, table: Table) -> None:
         """The table is over: once its last messages are out, forget it."""

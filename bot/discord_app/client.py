@@ -80,7 +80,7 @@ class KlaverjasBot(commands.Bot):
             await self.load_extension(extension)
         if self.sync_commands:
             await self.sync_if_changed()
-        restored = await self.service.restore()
+        restored = await self.service.restore(self.announcer.restored_lobby)
         if restored:
             log.info("rebuilt %d table(s) from the store", len(restored))
         if self.scheduler is not None:

@@ -256,14 +256,8 @@ async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any]
     """Rematch: a new lobby with the same seats and settings, in the same channel; the clicker hosts."""
     lang = user_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-
-    async def post_lobby(table: Table) -> int:
-        await app.announcer.post_lobby(table)
-        if table.lobby_message_id is None:  # Discord refused: the service drops the table again
-            raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED)
-        return table.lobby_message_id
-
-    table = await app.service.rematch(item.table, interaction.user.id, interaction.user.display_name, post_lobby)
+    table = await app.service.rematch(item.table, interaction.user.id, interaction.user.display_name,
+                                      app.announcer.post_lobby)
     await reply(interaction, t("rematch.opened", lang, table=table.id, place=f"<#{table.channel_id}>"))
 
 

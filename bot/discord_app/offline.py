@@ -267,7 +267,7 @@ class FakeDiscord:
     arrived: dict[str, float] = field(default_factory=dict)  # interaction token -> when the bot got it
     first_response: dict[str, float] = field(default_factory=dict)  # interaction token -> its first answer
     watchers: list[MessageWatcher] = field(default_factory=list)
-    held: set[asyncio.Task[Any]] = field(default_factory=set)  # tasks whose request a test holds (a slow Discord)
+    held: set[asyncio.Task[Any]] = field(default_factory=set)  # tasks a test holds (a slow Discord, a hint)
     # One-shot failures: the next request a predicate accepts is refused the way Discord refuses it.
     failures: list[tuple[Callable[[Request], bool], discord.HTTPException]] = field(default_factory=list)
 
@@ -386,6 +386,11 @@ class FakeDiscord:
             if recipient is not None and self.users[recipient].dm_closed:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
             return self._message(channel_id, body or {}, files).payload()
+        if method == "GET" and path == "/channels/{channel_id}/messages":
+            # The channel's history, newest first (Discord's most per request); private answers are not in it.
+            channel_id = int(params["channel_id"])
+            found = [m for m in self.messages.values() if m.channel_id == channel_id and not m.flags & EPHEMERAL]
+            return [m.payload() for m in sorted(found, key=lambda m: m.id, reverse=True)[:100]]
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             message = self.messages.get(int(params["message_id"]))
             if message is None:
@@ -806,7 +811,9 @@ class OfflineBot:
             pending = self._busy(before, current)
             if not pending and not any(t.lock.locked() for t in self.bot.service.tables.values()):
                 return
-        raise TimeoutError("the bot did not settle")
+        busy = self._busy(before, current)
+        locked = [t.id for t in self.bot.service.tables.values() if t.lock.locked()]
+        raise TimeoutError(f"the bot did not settle: tasks {busy}, tables locked {locked}")
 
     def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
         """Tasks still working: not the tables' drivers (they wait for turns), not the match reviews (minutes of

@@ -19,7 +19,7 @@ for that user only); ``kj:tp:<entry>`` (a tournament pair's partner confirms the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -473,6 +473,12 @@ def reaches_an_item(custom_id: str, component_type: object, message: discord.Mes
     for component in message.components:
         components.extend(getattr(component, "children", [component]))
     return any(getattr(c, "custom_id", None) == custom_id and c.type.value == component_type for c in components)
+
+
+def custom_ids_of(message: Mapping[str, Any]) -> list[str]:
+    """The custom ids of a message as Discord's REST API returns it (a raw payload)."""
+    return [component["custom_id"] for row in message.get("components") or []
+            for component in row.get("components") or [] if "custom_id" in component]
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]], per_row: int = 5) -> discord.ui.View:

@@ -211,7 +211,7 @@ class SqliteStore:
             cursor = await self.db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
                 "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                (table.guild_id, table.channel_id, table.host_id, table.status.value,
+                (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
                  json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
             table_id = cursor.lastrowid
             assert table_id is not None
@@ -228,7 +228,7 @@ class SqliteStore:
                 "status = ?, settings = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
-                 table.status.value, json.dumps(table.settings.to_dict()), table.id))
+                 table.stored_status.value, json.dumps(table.settings.to_dict()), table.id))
             await self._write_seats(table.id, table)
             await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
 

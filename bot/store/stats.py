@@ -105,8 +105,8 @@ async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Coll
                           ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
     """The match rows and rating updates of a match that ended (finished, or stopped), once: a table that has
     them, or never had a deal, is left alone. Inside the transaction that stores the end."""
-    if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
-        return None
+    if table.stored_status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+        return None  # not ended, or its end not announced yet: the store still keeps it running
     if table.tournament_id is not None:
         return None  # a tournament's table: its hands count, its result goes to the standings, not the ratings
     async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:

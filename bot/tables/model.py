@@ -148,6 +148,8 @@ class Table:
     # The AI plays every seat to the end, without pauses (a tournament closed before this table finished); in
     # memory only: after a restart the tournament's closing sets it again.
     autoplay: bool = False
+    # Finished, its end not announced yet (a front end that stores the end itself): in memory only.
+    end_unannounced: bool = False
 
     @property
     def version(self) -> int:
@@ -157,6 +159,13 @@ class Table:
     @property
     def rules(self) -> Rules:
         return self.settings.rules
+
+    @property
+    def stored_status(self) -> TableStatus:
+        """The status the store keeps: a finished game whose end is not announced yet stays playing there,
+        whatever else about the table is saved meanwhile (a Rematch click, a message id), so a restart in
+        between restores it and announces its end again."""
+        return TableStatus.PLAYING if self.end_unannounced else self.status
 
     @property
     def running(self) -> bool:

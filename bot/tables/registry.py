@@ -211,6 +211,7 @@ class TableRegistry:
         table.actors.append(actor)
         if game.finished:
             table.status = TableStatus.FINISHED
+            table.end_unannounced = self.front_end_stores_end
         progress = GameProgress(table, table.version, seat, action, actor, tuple(events))
         if game.finished:
             self.reindex(table)  # no longer live; the store hears of it below, or once the end is announced
@@ -226,6 +227,7 @@ class TableRegistry:
 
     async def store_end(self, table: Table) -> None:
         """A finished game's end, announced (``front_end_stores_end``) or not: store it as finished."""
+        table.end_unannounced = False
         await self.save(table)
         if self.on_end is not None and table.status is TableStatus.FINISHED:
             self.on_end(table.id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import random
 import time
@@ -41,7 +42,10 @@ from engine.view import SeatView
 
 __all__ = ["OpenPlace", "PostLobby", "ServiceConfig", "TableService"]  # what a front end builds and configures
 
-# Posts a new table's lobby message and returns its id; raises when it could not be posted.
+log = logging.getLogger(__name__)
+
+# Posts a new table's lobby message (or, at a restore, finds the one posted) and returns its id; raises when
+# it could not be posted.
 PostLobby = Callable[[Table], Awaitable[int]]
 # Makes a tournament table's private place (a thread) and returns its channel id; raises when it could not.
 OpenPlace = Callable[[Table], Awaitable[int]]
@@ -97,18 +101,22 @@ class TableService:
         """Wait until no table has a driver that is about to act (tests use this)."""
         await self.driver.idle(timeout)
 
-    async def restore(self) -> list[Table]:
+    async def restore(self, post: PostLobby | None = None) -> list[Table]:
         """Rebuild every lobby and running table from the store by replaying its actions.
 
-        A lobby whose message was never posted (the bot stopped, or Discord refused, in between) is
-        dropped: nobody can see or join it. A lobby past its time expires right away.
+        A lobby whose message id was not stored (the bot stopped between storing the lobby and storing its
+        message's id) gets it from ``post``: the front end finds the message it posted, else posts it now, so
+        what the players may have seen keeps working and nobody waits for a lobby they cannot see. Without
+        ``post``, when that fails too, or once the lobby is past its time, it is dropped: nobody can see or
+        join it. Any other lobby past its time expires right away.
         """
         store = self.registry.store
         if store is None:
             return []
         restored: list[Table] = []
         for table, actions in await store.load_running():
-            if table.status is TableStatus.LOBBY and table.lobby_message_id is None:
+            if table.status is TableStatus.LOBBY and table.lobby_message_id is None \
+                    and not await self._find_lobby_message(table, post):
                 await store.delete_lobby(table.id)
                 continue
             # The announcements run behind the actions: those not announced in full (the last one at least)
@@ -127,6 +135,7 @@ class TableService:
                     events = table.game.apply(action)
                     if table.game.finished:
                         table.status = TableStatus.FINISHED  # its end was stored, not all of it announced
+                        table.end_unannounced = self.registry.front_end_stores_end
                         self.registry.reindex(table)
                     await self.registry.emit(GameProgress(table, table.version, seat, action, actor, tuple(events)))
                 if table.status is TableStatus.FINISHED and not self.registry.front_end_stores_end:
@@ -134,6 +143,19 @@ class TableService:
             self.driver.schedule(table)
         await self.reviews.catch_up()
         return restored
+
+    async def _find_lobby_message(self, table: Table, post: PostLobby | None) -> bool:
+        """Give a restored lobby without a message id its message (``restore``); False when it has none."""
+        store = self.registry.store
+        if post is None or store is None or time.time() >= table.opened_at + self.driver.config.lobby_timeout:
+            return False
+        try:
+            table.lobby_message_id = await post(table)
+        except Exception as error:  # the front end said why in its log; the lobby goes as if never posted
+            log.warning("table %s: a restored lobby has no message (%s): dropped", table.id, error)
+            return False
+        await store.save_table(table)
+        return True
 
     # ------------------------------------------------------------ lobby
 

@@ -22,7 +22,7 @@ from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.config import ConfigError, load_config
 from bot.tables import thinking
 from bot.tables.errors import ServiceError
-from bot.tables.model import Actor, Table, TableSettings, TableStatus
+from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.texts.language import Language
 from engine.cards import Seat
@@ -30,6 +30,7 @@ from engine.view import SeatView
 
 QUICK = dict(ai_pause=0.0, deal_pause=0.0, turn_time=600.0)
 UNKNOWN_TABLE = "That table no longer exists."
+HANG_GUARD = 300.0  # seconds: ends a wait that only a broken bot would make endless
 
 
 def bot_of(h: Harness) -> KlaverjasBot:
@@ -89,6 +90,10 @@ def server_error() -> discord.HTTPException:
 
 def missing_permissions() -> discord.HTTPException:
     return _error(discord.Forbidden, 403, 50013, "Missing Permissions")
+
+
+def missing_access() -> discord.HTTPException:
+    return _error(discord.Forbidden, 403, 50001, "Missing Access")
 
 
 def unknown_message() -> discord.HTTPException:
@@ -212,19 +217,82 @@ async def test_a_failed_first_answer_leaves_no_table(tmp_path: Path, failure: Ca
         assert list(bot_of(h2).service.tables) == [table_id]
 
 
-async def test_a_stored_lobby_without_its_message_is_dropped_at_restart(tmp_path: Path) -> None:
+async def store_unposted_lobby(h: Harness, channel_id: int) -> int:
+    """A lobby as the bot leaves it when it stops between storing the lobby and posting its message."""
+    table = Table(id=0, host_id=BERT.id, settings=TableSettings(), seed=1, channel_id=channel_id)
+    table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, BERT.id, BERT.name)
+    return await bot_of(h).store.create_table(table)
+
+
+def lobbies_in(h: Harness, channel_id: int) -> list[int]:
+    """The tables whose lobby (with its Start button) this channel shows."""
+    return [int(i.split(":")[2]) for m in h.fake.in_channel(channel_id) for i in m.custom_ids()
+            if i.startswith("kj:l:") and i.endswith(":start")]
+
+
+async def test_a_stored_lobby_without_its_message_is_posted_at_restart(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     fake = FakeDiscord()
     async with Harness(db, fake) as h:
         kept = await open_table(h, ANNA)
-        # As if the bot stopped between storing a lobby and posting its message.
-        service = bot_of(h).service
-        orphan = await service.registry.store.create_table(  # type: ignore[union-attr]
-            Table(id=0, host_id=BERT.id, settings=TableSettings(), seed=1, channel_id=CHANNEL_ID + 1))
+        unposted = await store_unposted_lobby(h, CHANNEL_ID + 1)
     async with Harness(db, fake) as h2:
-        assert list(bot_of(h2).service.tables) == [kept]
-        assert await bot_of(h2).store.load_table(orphan) is None
-        assert [t for t, _ in await stored_tables(h2)] == [kept]
+        # Posted late rather than never: the channel's one lobby is one people can see, join and start.
+        assert sorted(bot_of(h2).service.tables) == [kept, unposted]
+        assert lobbies_in(h2, CHANNEL_ID) == [kept] and lobbies_in(h2, CHANNEL_ID + 1) == [unposted]
+        token = await h2.command(ANNA, "join", channel_id=CHANNEL_ID + 1)
+        assert h2.private_replies(token)[0].startswith("You sit")
+        [message] = [m for m in h2.fake.in_channel(CHANNEL_ID + 1) if m.custom_ids()]
+        assert "Anna" in message.content  # the lobby message follows the table
+        token = await h2.command(ANNA, "start", channel_id=CHANNEL_ID + 1)
+        assert "already waiting for players here" in h2.private_replies(token)[0]
+    async with Harness(db, fake) as h3:  # posted once: the next restart has its id
+        assert lobbies_in(h3, CHANNEL_ID + 1) == [unposted]
+
+
+async def test_a_stored_lobby_without_its_message_past_its_time_is_dropped_at_restart(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+    fake = FakeDiscord()
+    async with Harness(db, fake) as h:
+        orphan = await store_unposted_lobby(h, CHANNEL_ID + 1)
+    await asyncio.sleep(0.1)
+    async with Harness(db, fake, config=ServiceConfig(**QUICK, lobby_timeout=0.05)) as h2:
+        assert not bot_of(h2).service.tables and await bot_of(h2).store.load_table(orphan) is None
+        assert not h2.fake.in_channel(CHANNEL_ID + 1)  # not posted only to say it closed
+
+
+async def test_a_restored_lobby_is_posted_when_the_channel_cannot_be_read(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+    fake = FailingDiscord()
+    async with Harness(db, fake) as h:
+        unposted = await store_unposted_lobby(h, CHANNEL_ID)
+    fake.fail("GET", CHANNEL_POST, missing_access)
+    async with Harness(db, fake) as h2:
+        assert [r.method for r in fake.requests if r.path == CHANNEL_POST] == ["GET", "POST"]
+        assert lobbies_in(h2, CHANNEL_ID) == [unposted]
+        assert bot_of(h2).service.get(unposted).lobby_message_id == lobby(h2).id
+
+
+@pytest.mark.parametrize("failure", [missing_permissions, server_error], ids=["50013", "503"])
+async def test_a_restored_lobby_discord_will_not_post_is_dropped(tmp_path: Path,
+                                                                 failure: Callable[[], Any]) -> None:
+    db = tmp_path / "k.sqlite3"
+    fake = FailingDiscord()
+    async with Harness(db, fake) as h:
+        table = await start_table(h, ANNA, length="1")
+        await play_through(h, table, [ANNA])
+        # The bot made the rematch and stopped before posting its lobby.
+        rematch = await bot_of(h).service.rematch(table.id, ANNA.id, ANNA.name)
+    fake.fail("POST", CHANNEL_POST, failure, times=10)
+    async with Harness(db, fake) as h2:
+        assert not bot_of(h2).service.tables and lobbies_in(h2, CHANNEL_ID) == []
+        assert await bot_of(h2).store.load_table(rematch.id) is None
+        fake.faults.clear()
+        # Nothing blocks the channel, and Rematch makes the rematch again.
+        [end] = [m for m in h2.fake.in_channel(table.thread_id or 0) if f"kj:rm:{table.id}" in m.custom_ids()]
+        token = await h2.click(ANNA, end, f"kj:rm:{table.id}")
+        [again] = lobbies_in(h2, CHANNEL_ID)
+        assert again != rematch.id and h2.private_replies(token)[-1].startswith(f"Rematch: table #{again} is open")
 
 
 # ------------------------------------------------------------------ lobbies expire
@@ -460,37 +528,46 @@ async def test_the_hint_cooldown_is_said_in_dutch(tmp_path: Path) -> None:
 
 async def test_a_slow_hint_does_not_delay_ai_moves_at_another_table(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    release = threading.Event()
+    release = threading.Event()  # the test lets the hint finish, not a clock
     asked = threading.Event()
+    answered = threading.Event()
 
-    def slow_hint(view: SeatView, lang: Language) -> str:
+    def held_hint(view: SeatView, lang: Language) -> str:
         asked.set()
-        release.wait(30)
+        release.wait(HANG_GUARD)  # only so that a broken test cannot hang forever
+        answered.set()
         return "Play the slow card: it took a while."
 
-    monkeypatch.setattr(thinking, "hint_message", slow_hint)
+    monkeypatch.setattr(thinking, "hint_message", held_hint)
     config = ServiceConfig(**QUICK, hint_cooldown=0.0)
     async with Harness(tmp_path / "k.sqlite3", config=config) as h:
         try:
             first = await start_table(h, ANNA)
             await anna_to_act(h, first)
-            hinting = asyncio.create_task(h.command(ANNA, "hint", channel_id=first.thread_id or 0))
-            await until(asked.is_set)
-            # Another table's AI players play while the hint is still being worked out.
+            before = asyncio.all_tasks()
+            token = h.dispatch(h.interactions.command(ANNA, "hint", channel_id=first.thread_id or 0))
+            await until(asked.is_set, HANG_GUARD)
+            # The test holds the hint: meanwhile the harness does not wait for its task.
+            hinting = {task for task in asyncio.all_tasks() - before if not task.done()}
+            h.fake.held.update(hinting)
+            # Another table's AI players play while the hint is held. Were their moves queued behind hints,
+            # none would come before the release: the loop ends at the guard and the test fails.
             await h.command(CHRIS, "start", channel_id=CHANNEL_ID + 1)
             second = bot_of(h).service.find_user_table(CHRIS.id)
             start = [m for m in h.fake.in_channel(CHANNEL_ID + 1) if m.custom_ids()][-1]
             await h.click(CHRIS, start, f"kj:l:{second.id}:start")
-            # Time-bounded rather than counted: on a loaded machine the AI's first move may take a while.
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 60
-            while Actor.AI not in second.actors and loop.time() < deadline:
+            guard = loop.time() + HANG_GUARD
+            while second.actors.count(Actor.AI) < 3 and loop.time() < guard:
                 if not await play_turn(h, second.id, CHRIS):
                     await asyncio.sleep(0.01)
-            assert Actor.AI in second.actors and not hinting.done()
+            assert second.actors.count(Actor.AI) >= 3, "no AI moves while a hint was being worked out"
+            # All of them while the hint was held.
+            assert not answered.is_set() and "Play the slow card: it took a while." not in h.private_replies(token)
         finally:
             release.set()
-        token = await hinting
+        h.fake.held.difference_update(hinting)
+        await h.settle()
         assert h.private_replies(token)[-1] == "Play the slow card: it took a while."
 
 
