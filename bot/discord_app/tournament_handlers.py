@@ -205,7 +205,7 @@ async def send_standings(app: KlaverjasApp, interaction: discord.Interaction[Any
         return
     final = await app.tournaments.standings(tournament)
     row = final.row_of(interaction.user.id)
-    lost = app.tournaments.points_lost(row.entry) if row is not None else None
+    lost = await app.tournaments.points_lost(row.entry) if row is not None else None
     payload = await asyncio.to_thread(
         lambda: standings_message(tournament, final, user_lang(interaction), interaction.user.id, lost).drawn())
     try:

@@ -177,6 +177,14 @@ class TournamentStore:
             rows = await cursor.fetchall()
         return [(t, await self.entries(t.id)) for t in (_tournament(row) for row in rows)]
 
+    async def lost_by_hand(self, table_id: int, user_id: int) -> tuple[float, ...] | None:
+        """Points this person lost per hand at this table, by its review; None while it is not reviewed."""
+        async with self.db.execute(
+                "SELECT rp.lost_by_hand FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
+                "WHERE rp.table_id = ? AND rp.user_id = ? AND r.status = 'done'", (table_id, user_id)) as cursor:
+            row = await cursor.fetchone()
+        return tuple(float(x) for x in json.loads(row[0])) if row is not None else None
+
     async def tournament_summary(self, guild_id: int, user_id: int) -> list[tuple[Tournament, list[Entry]]]:
         """The closed tournaments of a server in which ``user_id`` played, with all their entries: what ``/stats``
         needs for "tournaments played" and "best placing" (``bot.tournaments.standings.placings`` ranks them).

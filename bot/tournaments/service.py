@@ -71,6 +71,8 @@ class TournamentStore(Protocol):
 
     async def entries(self, tournament_id: int) -> list[Entry]: ...
 
+    async def lost_by_hand(self, table_id: int, user_id: int) -> tuple[float, ...] | None: ...
+
     async def entry(self, entry_id: int) -> Entry | None: ...
 
     async def count_entries(self, tournament_id: int) -> int: ...
@@ -300,11 +302,12 @@ class TournamentService:
         await self.store.finish_entry(entry.id, scores, by_ai)
         entry.finished, entry.finished_by_ai, entry.hand_scores, entry.total = True, by_ai, scores, sum(scores)
 
-    def points_lost(self, entry: Entry) -> tuple[float, ...] | None:
-        """Points lost per hand from the match review (issue 11, not built on this branch): the seam where the
-        review's per-hand figures for this entry's seat(s) at its table come in. None until the review exists;
-        the standings then leave that column out."""
-        return None
+    async def points_lost(self, entry: Entry) -> tuple[float, ...] | None:
+        """Points the entry's player lost per hand, from the review of their table (bot.tables.reviews); None until
+        it is reviewed, and the standings then leave that column out."""
+        if entry.table_id is None or entry.user_id <= 0:
+            return None
+        return await self.store.lost_by_hand(entry.table_id, entry.user_id)
 
     # ------------------------------------------------------------ closing
 

@@ -20,6 +20,7 @@ from test_forget import traces
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.offline import Role
 from bot.tables.model import Table, TableStatus
+from bot.tables.service import ServiceConfig
 from bot.tournaments.model import Entry, Tournament, TournamentStatus
 from bot.tournaments.scheduler import TournamentScheduler
 from engine.actions import Deal, TurnUp
@@ -462,3 +463,24 @@ async def test_tournament_games_count_their_hands_not_ratings_and_forget_me_anon
         # The entry keeps its place and its scores in the standings, with nobody's name on it.
         [entry] = await bot_of(h).tournaments.store.entries(tournament.id)
         assert entry.user_id < 0 and entry.name == "" and entry.total == before.total
+
+
+async def test_the_standings_show_the_points_each_hand_lost_once_the_table_is_reviewed(tmp_path: Path) -> None:
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=True)
+    async with Harness(tmp_path / "k.sqlite3", config=config) as h:
+        tournament = await create(h, hands=2)
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, 0)
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        await bot_of(h).service.reviews.idle()
+        review = await bot_of(h).store.review(bert.id)
+        assert review is not None
+        [mine] = [p for p in review.review.players if p.player == BERT.id]
+        token = await h.command(BERT, "tournament standings")
+        [answer] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.path]
+        for hand, lost in enumerate(mine.lost_by_hand, start=1):
+            assert f"hand {hand}: you " in answer.content
+            line = next(x for x in answer.content.splitlines() if f"hand {hand}: you " in x)
+            assert line.endswith(f"points lost {round(lost)}")
