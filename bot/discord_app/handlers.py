@@ -343,9 +343,23 @@ async def send_stats(app: KlaverjasApp, interaction: discord.Interaction[Any], p
     payload.stop()
 
 
+ACCURACY_RECENT = 5  # reviewed matches shown one by one on /stats: accuracy over time
+
+
+async def with_reviews_and_tournaments(app: KlaverjasApp, stats: PlayerStats, guild_id: int | None) -> PlayerStats:
+    """A person's figures from the reviews (accuracy match by match) and this server's tournaments."""
+    if not stats.player.startswith("u:"):
+        return stats
+    user_id = int(stats.player[2:])
+    recent = tuple(point.accuracy for point in (await app.store.accuracy(user_id))[-ACCURACY_RECENT:])
+    played, best = await app.tournaments.record_of(guild_id, user_id) if guild_id is not None else (0, None)
+    return replace(stats, accuracy_recent=recent, tournaments=played, best_placing=best)
+
+
 async def stats_payload(app: KlaverjasApp, interaction: discord.Interaction[Any], stats: PlayerStats, name: str, *,
                         share: bool) -> Payload:
     lang = user_lang(interaction)
+    stats = await with_reviews_and_tournaments(app, stats, interaction.guild_id)
     partner = stats.partner.partner if stats.partner is not None else ""
     names = await app.store.names_of([int(partner[2:])] if partner.startswith("u:") else [])
     defaults = await app.store.guild_defaults(interaction.guild_id) if interaction.guild_id is not None else None

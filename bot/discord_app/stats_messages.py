@@ -69,7 +69,19 @@ def _trump(stats: PlayerStats, lang: Language) -> str:
 
 
 def _accuracy(stats: PlayerStats, lang: Language) -> str:
-    return percent(stats.accuracy, lang) if stats.accuracy is not None else t("stats.not_reviewed", lang)
+    if stats.accuracy is None:
+        return t("stats.not_reviewed", lang)
+    if len(stats.accuracy_recent) < 2:
+        return percent(stats.accuracy, lang)
+    recent = ", ".join(percent(a, lang) for a in stats.accuracy_recent)
+    return t("stats.accuracy_trend", lang, accuracy=percent(stats.accuracy, lang), recent=recent)
+
+
+def _tournaments(stats: PlayerStats, lang: Language) -> str:
+    if stats.best_placing is None:
+        return t("stats.tournaments", lang, played=stats.tournaments)
+    place, field = stats.best_placing
+    return t("stats.tournaments_best", lang, played=stats.tournaments, place=place, field=field)
 
 
 def stats_text(stats: PlayerStats, name: str, lang: Language) -> str:
@@ -91,6 +103,8 @@ def stats_text(stats: PlayerStats, name: str, lang: Language) -> str:
         lines.append(t("stats.partner", lang, partner=mention(p.partner, lang), matches=p.matches, won=p.won,
                        drawn=p.drawn, lost=p.lost))
     lines.append(t("stats.trump", lang, suit=_trump(stats, lang)))
+    if stats.tournaments:
+        lines.append(_tournaments(stats, lang))
     return "\n".join(lines)
 
 

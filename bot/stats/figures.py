@@ -37,6 +37,9 @@ class PlayerStats:
     rating_matches: int = 0
     global_rating: Rating | None = None
     accuracy: float | None = None  # share of decisions close to the strong player's; None: not reviewed yet
+    accuracy_recent: tuple[float, ...] = ()  # per reviewed match, oldest first: the last few (accuracy over time)
+    tournaments: int = 0  # closed tournaments of this server they played in
+    best_placing: tuple[int, int] | None = None  # (place, entries in their field) of their best tournament
     rating_history: list[tuple[str, float, float]] = field(default_factory=list)  # (at, mu, sigma), oldest first
     monthly: list[tuple[str, float, int]] = field(default_factory=list)  # (YYYY-MM, points per hand, hands)
 

@@ -652,6 +652,10 @@ TEXTS.update({
     "stats.no_rating": ("none yet", "nog geen"),
     "stats.accuracy": ("Accuracy: {accuracy}", "Nauwkeurigheid: {accuracy}"),
     "stats.not_reviewed": ("not reviewed yet", "nog niet beoordeeld"),
+    "stats.accuracy_trend": ("{accuracy} (last matches: {recent})", "{accuracy} (laatste partijen: {recent})"),
+    "stats.tournaments": ("Tournaments: {played}", "Toernooien: {played}"),
+    "stats.tournaments_best": ("Tournaments: {played} · best placing {place} of {field}",
+                               "Toernooien: {played} · beste plaats {place} van {field}"),
     "stats.partner": ("Partner most often: {partner}, {matches} matches ({won} won, {drawn} drawn, {lost} lost)",
                       "Vaakst je maat: {partner}, {matches} partijen ({won} gewonnen, {drawn} gelijk, "
                       "{lost} verloren)"),

@@ -37,7 +37,7 @@ from bot.tournaments.model import (
     TournamentConfig,
     TournamentStatus,
 )
-from bot.tournaments.standings import Standings, standings
+from bot.tournaments.standings import Standings, placing, standings
 from engine.actions import Action, Call, Claim, Decline
 from engine.cards import Card, Seat, Team
 from engine.game import Game
@@ -72,6 +72,8 @@ class TournamentStore(Protocol):
     async def entries(self, tournament_id: int) -> list[Entry]: ...
 
     async def lost_by_hand(self, table_id: int, user_id: int) -> tuple[float, ...] | None: ...
+
+    async def tournament_summary(self, guild_id: int, user_id: int) -> list[tuple[Tournament, list[Entry]]]: ...
 
     async def entry(self, entry_id: int) -> Entry | None: ...
 
@@ -301,6 +303,14 @@ class TournamentService:
     async def _record(self, entry: Entry, scores: tuple[int, ...], by_ai: bool) -> None:
         await self.store.finish_entry(entry.id, scores, by_ai)
         entry.finished, entry.finished_by_ai, entry.hand_scores, entry.total = True, by_ai, scores, sum(scores)
+
+    async def record_of(self, guild_id: int, user_id: int) -> tuple[int, tuple[int, int] | None]:
+        """For ``/stats``: how many closed tournaments of this server the person played in, and their best placing
+        (place, size of their field), by place then by the larger field."""
+        played = await self.store.tournament_summary(guild_id, user_id)
+        placings = [p for tournament, entries in played
+                    if (p := placing(standings(tournament.hands, entries, {}), user_id)) is not None]
+        return len(played), min(placings, key=lambda p: (p[0], -p[1])) if placings else None
 
     async def points_lost(self, entry: Entry) -> tuple[float, ...] | None:
         """Points the entry's player lost per hand, from the review of their table (bot.tables.reviews); None until

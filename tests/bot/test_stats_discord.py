@@ -12,8 +12,11 @@ import pytest
 from harness import CHANNEL_ID, EPHEMERAL, GUILD_ID, Harness, Request, StoredMessage, User
 from test_stats import ANNA, DORA, THREAD, scripted_match
 
+from bot.discord_app.stats_messages import stats_text
 from bot.stats import ratings
 from bot.stats.facts import human_key
+from bot.stats.figures import PlayerStats
+from bot.texts.language import Language
 
 ANNA_EN = User(ANNA, "Anna")
 ANNA_NL = User(ANNA, "Anna", locale="nl")
@@ -208,3 +211,12 @@ async def test_history_lists_recent_matches_with_a_link_to_the_thread(tmp_path: 
         options, resolved = user_option("player", NOBODY)
         token = await h.slash(ANNA_EN, "klaverjas", CHANNEL_ID, sub="history", options=options, resolved=resolved)
         assert [r.content for r in h.responses_to(token)] == ["Nobody has no matches in this server yet."]
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "Accuracy: 60% (last matches: 50%, 75%)"),
+                                                ("nl", "Nauwkeurigheid: 60% (laatste partijen: 50%, 75%)")])
+def test_stats_show_accuracy_over_the_last_reviewed_matches(lang: str, expected: str) -> None:
+    stats = PlayerStats("u:1", accuracy=0.6, accuracy_recent=(0.5, 0.75))
+    assert expected in stats_text(stats, "Anna", Language(lang))
+    one = PlayerStats("u:1", accuracy=0.6, accuracy_recent=(0.6,))
+    assert "(" not in next(x for x in stats_text(one, "Anna", Language(lang)).splitlines() if "60%" in x)

@@ -455,6 +455,10 @@ async def test_tournament_games_count_their_hands_not_ratings_and_forget_me_anon
             rated = db.execute("SELECT count(*) FROM rating_changes WHERE table_id = ?", (bert.id,)).fetchone()[0]
             matches = db.execute("SELECT count(*) FROM match_stats WHERE table_id = ?", (bert.id,)).fetchone()[0]
         assert (hands, rated, matches) == (2, 0, 0)
+        # /stats counts the tournament and Bert's place in it (alone in his field: first of one).
+        token = await h.slash(BERT, "stats")
+        [answer] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.path]
+        assert "Tournaments: 1 · best placing 1 of 1" in answer.content and "Hands: 2" in answer.content
         before = await entry_of(h, tournament, BERT)
         await h.command(BERT, "forget-me")
         [question] = [m for m in h.fake.messages.values() if f"kj:fm:{BERT.id}" in m.custom_ids()]

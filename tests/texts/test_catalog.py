@@ -184,3 +184,4 @@ def test_a_count_of_one_takes_the_singular(lang: str, one: str, many: str) -> No
     assert t("match.won", lang, team="NS", won=2, lost=1, hands=16).endswith(many)
     # Numbers without a noun choice keep their own format.
     assert t("table.line", lang, hand=1, hands=16, trump="♥", ns=0, ew=0, turn="").count("1/16") == 1
+
