@@ -311,7 +311,12 @@ def run_bench_stats(args: argparse.Namespace) -> int:
     if args.db is not None and Path(args.db).exists():
         print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
         return 2
-    print(json.dumps(bench_stats(args.total_hands, Path(args.db) if args.db is not None else None)))
+    from engine.ai.bench import bench_review
+
+    figures = bench_stats(args.total_hands, Path(args.db) if args.db is not None else None)
+    # The fourth figure: one hand of four humans reviewed, as `bench review` measures it.
+    figures["review_hand_s"] = bench_review(1)["review_hand_s"]
+    print(json.dumps(figures))
     return 0
 
 
