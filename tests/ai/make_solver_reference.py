@@ -11,7 +11,9 @@ solver's own best play (``card_values``, the path pimc uses).
 from __future__ import annotations
 
 import json
+from collections.abc import MutableSequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +40,7 @@ class _BenchRandom:
     def randrange(self, stop: int, /) -> int:
         return int(self._gen.integers(stop))
 
-    def shuffle(self, x: list[object], /) -> None:
+    def shuffle(self, x: MutableSequence[Any], /) -> None:
         for i in range(len(x) - 1, 0, -1):
             j = int(self._gen.integers(i + 1))
             x[i], x[j] = x[j], x[i]
