@@ -3,7 +3,8 @@
 Solver: random deals and trumps (rotterdam), solved from the first lead, and from the start of the
 2nd and 3rd trick after the solver's own best play up to there. pimc: whole hands played by four
 pimc players at default settings, every decision timed (forced single-card plays included, as a
-table sees them). Deals come from a fixed seed, so runs are comparable.
+table sees them); ``pimc_fallback_share``: of the card decisions with a choice, the share where too
+few deals were solved and the heuristic decided. Deals come from a fixed seed, so runs are comparable.
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def bench_pimc(seconds: float) -> dict[str, object]:
     players = [PimcPlayer(seed=i) for i in range(4)]
     times: list[float] = []
     samples: list[int] = []
+    # Card decisions with a choice, and those where too few deals were solved and the heuristic decided.
+    searched = 0
+    fell_back = 0
     hands = 0
     stop = time.perf_counter() + seconds
     while time.perf_counter() < stop or hands < 1:
@@ -98,6 +102,9 @@ def bench_pimc(seconds: float) -> dict[str, object]:
             action = players[seat].choose(view)
             times.append((time.perf_counter() - start) * 1000.0)
             samples.append(players[seat].last_samples)
+            if game.phase is Phase.PLAY and players[seat].last_source in ("search", "heuristic"):
+                searched += 1
+                fell_back += players[seat].last_source == "heuristic"
             game.apply(action, seat)
         hands += 1
     return {
@@ -106,6 +113,7 @@ def bench_pimc(seconds: float) -> dict[str, object]:
         "pimc_median_ms": _percentile(times, 0.5),
         "pimc_p95_ms": _percentile(times, 0.95),
         "pimc_max_ms": _percentile(times, 1.0),
+        "pimc_fallback_share": round(fell_back / max(1, searched), 3),
         "pimc_mean_samples": round(sum(samples) / max(1, len(samples)), 1),
         "pimc_samples_setting": players[0].samples,
         "pimc_time_budget_ms": players[0].time_budget_ms,
