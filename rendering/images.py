@@ -10,10 +10,11 @@ high-density phone screens.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import SEATS, Card, Seat, Suit, Team
+from engine.cards import DECK, SEATS, Card, Seat, Suit, Team
 from engine.events import HandResult
 from engine.game import Phase, Trick
 from engine.order import sort_cards, suit_order
@@ -84,6 +85,50 @@ def _team_label(team: Team, viewer: Team | None, theme: Theme) -> str:
     return theme.labels.we if team is viewer else theme.labels.they
 
 
+# --- the palette of a theme ----------------------------------------------------------------------
+
+THEME_COLOURS = 256
+
+
+@lru_cache(maxsize=32)
+def theme_palette(theme: Theme) -> Image.Image:
+    """The colours of the hand, trick and table images of ``theme`` (the sheet, on paper, chooses its own).
+
+    Chosen once per theme from a sample of everything those images draw (every card plain, dimmed and
+    ringed, name plates, trump badges, team panels, text in each ink), so each image only has its pixels
+    mapped onto it: several times faster than choosing colours per image, and just as close to the drawing.
+    """
+    return _palette_sample(theme).quantize(colors=THEME_COLOURS, method=Image.Quantize.FASTOCTREE,
+                                           dither=Image.Dither.NONE)
+
+
+def _palette_sample(theme: Theme) -> Image.Image:
+    columns = 16
+    step_x, step_y = CARD_W + 30, CARD_H + 40
+    top = 4 * step_y + 20  # below four rows of cards
+    img, d = _canvas(40 + columns * step_x, top + 400, theme)
+    for i, card in enumerate(DECK):
+        for dim in (False, True):
+            x, y = 20 + (i % columns) * step_x, 20 + ((i // columns) * 2 + dim) * step_y
+            _place_card(img, card, x, y, theme, dim=dim, ring=(7, 4, 0)[i % 3])
+    for j, suit in enumerate(Suit):
+        x = 20 + j * 300
+        _plate(img, d, x + 130, top + 30, "Wilhelmina", theme, highlight=j % 2 == 0, chip=theme.labels.dealer,
+               trump=suit)
+        _trump_badge(img, d, x, top + 70, suit, theme, theme.labels.trump)
+        paste_round(img, (x + 130, top + 70, x + 182, top + 130), 8, (255, 255, 255))
+        paste_suit(img, suit, x + 136, top + 76, 40, theme.suit_rgb(suit))
+    _team_panel(img, d, (20, top + 210, 600, top + 380), theme.labels.ns, 3, 87, 40, 1234, theme, True, Suit(2))
+    _trump_badge(img, d, 640, top + 210, None, theme, theme.labels.trump)
+    for k, colour in enumerate((GOLD, theme.line_rgb)):
+        x = 800 + k * (CARD_W + 20)
+        paste_round(img, (x, top + 210, x + CARD_W, top + 210 + CARD_H), CARD_RADIUS, colour, outline=3)
+    for k, (size, colour) in enumerate(((18, MUTED), (22, MUTED), (24, TEXT), (28, TEXT), (36, GOLD), (22, GOLD))):
+        d.text((1100, top + 210 + k * 30), f"{theme.labels.trick} 8 {theme.labels.points} 162", font=font(size),
+               fill=colour, anchor="la")
+    return img
+
+
 # --- hand ---------------------------------------------------------------------------------------
 
 HAND_MARGIN = 18
@@ -132,7 +177,7 @@ def render_hand_image(view: SeatView, *, theme: Theme, numbered: bool = True) ->
 
 def render_hand(view: SeatView, *, theme: Theme, numbered: bool = True) -> bytes:
     """The seat's hand, sorted by ``hand_order``; legal cards raised and outlined, others dimmed."""
-    return to_png(render_hand_image(view, theme=theme, numbered=numbered))
+    return to_png(render_hand_image(view, theme=theme, numbered=numbered), theme_palette(theme))
 
 
 # --- the table (trick) ----------------------------------------------------------------------------
@@ -267,7 +312,7 @@ def render_trick(view: PublicView, names: dict[Seat, str], *, seat: Seat | None 
                  trick: Trick | None = None, theme: Theme) -> bytes:
     """A trick from ``seat``'s side (bottom, partner top; None: South's, for observers); ``trick=None``:
     the one in progress."""
-    return to_png(render_trick_image(view, names, seat=seat, trick=trick, theme=theme))
+    return to_png(render_trick_image(view, names, seat=seat, trick=trick, theme=theme), theme_palette(theme))
 
 
 # --- a whole deal -----------------------------------------------------------------------------------
@@ -391,7 +436,7 @@ def render_table(view: PublicView, names: dict[Seat, str], *, seat: Seat | None 
     ``seat=None`` or ``theme.neutral_teams`` (an observer's message) they are labelled NS and EW
     instead (``seat=None`` draws South at the bottom).
     """
-    return to_png(render_table_image(view, names, seat=seat, theme=theme))
+    return to_png(render_table_image(view, names, seat=seat, theme=theme), theme_palette(theme))
 
 
 # --- score sheet ----------------------------------------------------------------------------------
