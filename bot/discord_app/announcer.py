@@ -25,6 +25,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -45,7 +47,6 @@ from bot.discord_app.messages import (
     reminder_message,
     seat_changed_text,
     show_hand_message,
-    status_line,
     stopped_message,
     table_message,
     thread_name,
@@ -83,6 +84,23 @@ if TYPE_CHECKING:  # discord.types cannot be imported first at run time (an impo
 log = logging.getLogger(__name__)
 
 LOBBY_SEARCH = 100  # the latest messages of a channel searched for a lobby at a restart (Discord's most)
+# Images are drawn in threads, but Pillow holds the GIL for parts of the work: one thread for the
+# announcements keeps the event loop's share of the GIL large however many tables draw at once, and
+# answers to clicks have a thread of their own, so they never wait behind the announcements' images.
+_DRAWING = ThreadPoolExecutor(1, thread_name_prefix="draw")
+_DRAWING_ANSWERS = ThreadPoolExecutor(1, thread_name_prefix="draw-answer")
+
+BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were taken away, as far as we care
+
+
+@dataclass(frozen=True)
+class ClickAnswer:
+    """The clicked message as the click's action left it, sent as the click's answer: one request both
+    answers the click and updates the message. ``payload`` None: the message loses its buttons.
+    ``failed`` is called when it could not be sent (the announcer then updates the message itself)."""
+
+    payload: Payload | None
+    failed: Callable[[], None]
 
 
 class Announcer:
@@ -92,6 +110,10 @@ class Announcer:
         self.outbox = Outbox(delivery)
         self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
         self.muted: dict[int, float] = {}  # table id -> loop time until which its thread gets nothing (a 403)
+        # table id -> message id -> the fingerprint of what the message shows: an edit to the same is skipped.
+        self.shown: dict[int, dict[int, Hashable]] = {}
+        # (table id, seat) -> the version whose DM hand a click's answer shows (``answer_hand``).
+        self.answered: dict[tuple[int, Seat], int] = {}
 
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
@@ -107,7 +129,7 @@ class Announcer:
         elif isinstance(event, LobbyChanged):
             self.queue(table, partial(self.sync_lobby, table), "lobby")
         elif isinstance(event, TableStarted):
-            self.queue(table, partial(self.open_thread, table, Payload(status_line(table))))
+            self.queue(table, partial(self.open_thread, table))
         elif isinstance(event, TurnReminder):
             self.queue_post(table, reminder_message(table, event.user_id))
         elif isinstance(event, SeatAway):
@@ -136,7 +158,7 @@ class Announcer:
         table = event.table
         if table.table_message_id is None:
             # The bot died while announcing the start: again, from the thread on (what exists is kept).
-            self.queue(table, partial(self.open_thread, table, Payload(status_line(table))))
+            self.queue(table, partial(self.open_thread, table))
         self.queue_post(table, Payload(t("restored", table.settings.language)))
         if event.replaying:
             return  # their GameProgress events follow
@@ -154,6 +176,7 @@ class Announcer:
             self.queue(table, partial(self.expire_roem, table, event.version))
         hands: set[Seat] = set()
         refresh_table = False
+        settled: HandSettled | None = None
         for engine_event in event.events:
             if isinstance(engine_event, HandDealt):
                 hands.update(SEATS)
@@ -166,11 +189,16 @@ class Announcer:
                 if not table.autoplay:  # the last trick of a table the AI played out is no news
                     self.queue(table, partial(self.post_trick, table, trick_message(table, engine_event),
                                               event.version))
-                refresh_table = True
+                # The trick's message shows it; the table message follows at the next human's turn, which comes
+                # in the next trick, with that trick's first cards too (one edit instead of two).
+                refresh_table = refresh_table or not self.human_turn_ahead(table)
             elif isinstance(engine_event, HandSettled):
-                self.queue_post(table, hand_result_message(table, engine_event))
+                if table.game.finished:
+                    settled = engine_event  # said in the match's message, with the sheet
+                else:
+                    self.queue_post(table, hand_result_message(table, engine_event))
             elif isinstance(engine_event, MatchOver):
-                self.queue_post(table, match_message(table, engine_event))
+                self.queue_post(table, match_message(table, engine_event, settled))
             else:
                 said = event_message(table, engine_event)
                 if said is not None:
@@ -180,6 +208,10 @@ class Announcer:
                     refresh_table = True
         if event.seat is not None:
             hands.add(event.seat)
+            if self.answered.pop((table.id, event.seat), None) == event.version:
+                # The click's answer shows this seat's hand as this action left it; synced again later, it
+                # would only say whose turn it is by then.
+                hands.discard(event.seat)
         if table.autoplay:
             hands.update(SEATS)  # the end of a table the AI played out: every hand says the match is over
         timer = timer_message(table, event.seat, event.action, event.actor)
@@ -207,6 +239,12 @@ class Announcer:
             # Stored as finished once its end went out: a crash before that announces the end again.
             self.queue(table, partial(self.service.store_end, table))
             self.retire(table)
+
+    @staticmethod
+    def human_turn_ahead(table: Table) -> bool:
+        """Someone sits at the table in person and the hand goes on: the table message is synced at their
+        turn in the next trick (``on_progress`` syncs it whenever a human seat is to act)."""
+        return table.game.phase is Phase.PLAY and any(info.kind is SeatKind.HUMAN for info in table.seats)
 
     def on_seat_changed(self, event: SeatChanged) -> None:
         table = event.table
@@ -298,6 +336,64 @@ class Announcer:
     def forget(self, table: Table) -> None:
         self.roem_messages.pop(table.id, None)
         self.muted.pop(table.id, None)
+        self.shown.pop(table.id, None)
+        for seat in SEATS:
+            self.answered.pop((table.id, seat), None)
+
+    # ------------------------------------------------------------ what each message shows
+
+    def is_shown(self, table: Table, message_id: int, fingerprint: Hashable | None) -> bool:
+        return fingerprint is not None and self.shown.get(table.id, {}).get(message_id) == fingerprint
+
+    def note_shown(self, table: Table, message_id: int, fingerprint: Hashable | None) -> None:
+        if fingerprint is None:
+            self.shown.get(table.id, {}).pop(message_id, None)
+        else:
+            self.shown.setdefault(table.id, {})[message_id] = fingerprint
+
+    def noted(self, table: Table, message_id: int) -> Hashable | None:
+        return self.shown.get(table.id, {}).get(message_id)
+
+    def note_sent(self, table: Table, message_id: int, before: Hashable | None, fingerprint: Hashable | None) -> None:
+        """An edit went out: note what it shows, unless a click was answered with the message's newer state
+        while the edit was under way (the click was made on what this edit showed)."""
+        if self.noted(table, message_id) == before:
+            self.note_shown(table, message_id, fingerprint)
+
+    # ------------------------------------------------------------ clicks answered with their message's update
+
+    def answer_hand(self, table: Table, seat: Seat, message_id: int) -> ClickAnswer | None:
+        """A card clicked on the seat's DM hand (the table's lock is held, the action just stored): the hand as
+        it is now, to answer the click with. The hand's sync for this action then finds it shown and sends
+        nothing; if the answer fails, the sync is queued again."""
+        info = table.seats[seat]
+        # The clicked buttons were the current ones (the service checked their version), so the message is the
+        # seat's hand even when the bot has not heard back from sending it yet (no id kept).
+        if info.kind is not SeatKind.HUMAN or info.delivery is not Delivery.DM \
+                or info.hand_message_id not in (None, message_id):
+            return None
+        payload = self.hand_payload(table, seat)
+        self.note_shown(table, message_id, payload.fingerprint())
+        self.answered[(table.id, seat)] = table.version
+
+        def failed() -> None:
+            self.note_shown(table, message_id, None)
+            self.queue_hand(table, seat)
+
+        return ClickAnswer(payload, failed)
+
+    def answer_prompt(self, table: Table, message_id: int) -> ClickAnswer | None:
+        """A call clicked on the thread's bidding prompt: answered by taking the prompt's buttons away, so the
+        prompt's sync need not."""
+        if message_id != table.prompt_message_id:
+            return None
+        self.note_shown(table, message_id, BUTTONS_GONE)
+
+        def failed() -> None:
+            self.note_shown(table, message_id, None)
+            self.queue(table, partial(self.take_buttons_away, table, message_id))
+
+        return ClickAnswer(None, failed)
 
     # ------------------------------------------------------------ Discord requests (in the outbox's task)
 
@@ -307,9 +403,12 @@ class Announcer:
         return self.client.get_partial_messageable(channel, guild_id=table.guild_id)
 
     @staticmethod
-    async def drawn(payload: Payload) -> Payload:
-        """``payload`` with its image, drawn in a worker thread."""
-        return payload if payload.draw is None else await asyncio.to_thread(payload.drawn)
+    async def drawn(payload: Payload, *, answer: bool = False) -> Payload:
+        """``payload`` with its image, drawn in a worker thread (``answer``: the answers' own thread)."""
+        if payload.draw is None:
+            return payload
+        executor = _DRAWING_ANSWERS if answer else _DRAWING
+        return await asyncio.get_running_loop().run_in_executor(executor, payload.drawn)
 
     async def save(self, table: Table) -> None:
         await self.service.save_discord(table)
@@ -334,6 +433,7 @@ class Announcer:
         ``Undelivered`` when Discord did not take it after every try."""
         mentions = (discord.AllowedMentions(users=[discord.Object(payload.mention)]) if payload.mention
                     else discord.AllowedMentions.none())
+        fingerprint = payload.fingerprint()
         try:
             ready = await self.drawn(payload)
             message = await self.outbox.attempt(
@@ -341,6 +441,7 @@ class Announcer:
                 f"table {table.id}: posting in {channel.id}")
         finally:
             payload.stop()
+        self.note_shown(table, message.id, fingerprint)
         return message.id
 
     async def post(self, table: Table, payload: Payload) -> int | None:
@@ -361,15 +462,22 @@ class Announcer:
         """Edit a message in the table's thread (None: take its buttons away); False when Discord refused.
         Raises ``discord.NotFound`` for a deleted message and ``Undelivered`` when Discord did not answer."""
         channel = self.thread(table)
+        fingerprint = payload.fingerprint() if payload is not None else BUTTONS_GONE
         if self.silenced(table):
             if payload is not None:
                 payload.stop()
             return False
+        if self.is_shown(table, message_id, fingerprint):
+            if payload is not None:
+                payload.stop()
+            return True
         message = channel.get_partial_message(message_id)
+        before = self.noted(table, message_id)
         try:
             ready = await self.drawn(payload) if payload is not None else None
             await self.outbox.attempt(lambda: message.edit(**(ready.edit_kwargs() if ready else {"view": None})),
                                       f"table {table.id}: editing message {message_id}")
+            self.note_sent(table, message_id, before, fingerprint)
             return True
         except discord.NotFound:
             raise
@@ -418,7 +526,7 @@ class Announcer:
         finally:
             payload.stop()
 
-    async def open_thread(self, table: Table, status: Payload) -> None:
+    async def open_thread(self, table: Table) -> None:
         """The table's thread on the lobby message (or the channel itself), and the table message in it."""
         if table.thread_id is None and table.channel_id is not None and table.lobby_message_id is not None:
             channel_id, lobby_id = table.channel_id, table.lobby_message_id
@@ -434,7 +542,9 @@ class Announcer:
                 log.info("table %s: no thread (%s), playing in the channel", table.id, error)
         await self.sync_lobby(table)
         if table.table_message_id is None:
-            table.table_message_id = await self.post(table, status)
+            async with table.lock:
+                payload = table_message(table)  # as the table is now: a sync queued behind it may find it shown
+            table.table_message_id = await self.post(table, payload)
             await self.save(table)
 
     async def sync_table_message(self, table: Table) -> None:
@@ -500,10 +610,8 @@ class Announcer:
             info = table.seats[seat]
             if info.kind is not SeatKind.HUMAN or info.user_id is None or info.delivery is not Delivery.DM:
                 return
-            guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
-            view = table.view(seat)
-            payload = hand_draft(table, view, guild.name if guild else "")
-            turn = table.version if view.my_turn and view.phase is Phase.PLAY else None
+            payload = self.hand_payload(table, seat)
+            turn = table.version if table.game.to_act is seat and table.game.phase is Phase.PLAY else None
         try:
             await self.deliver_hand(table, info, info.user_id, payload)
         except discord.Forbidden as error:
@@ -519,15 +627,26 @@ class Announcer:
         finally:
             payload.stop()
 
+    def hand_payload(self, table: Table, seat: Seat) -> Payload:
+        """The seat's DM hand as the table is now (the caller holds the table's lock)."""
+        guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
+        return hand_draft(table, table.view(seat), guild.name if guild else "")
+
     async def deliver_hand(self, table: Table, info: SeatInfo, user_id: int, payload: Payload) -> None:
-        """Edit the hand's DM, or send a new one (a first hand, or the old DM deleted)."""
+        """Edit the hand's DM (unless it shows this already), or send a new one (a first hand, or the old DM
+        deleted)."""
+        fingerprint = payload.fingerprint()
+        if info.hand_message_id is not None and self.is_shown(table, info.hand_message_id, fingerprint):
+            return
         ready = await self.drawn(payload)
         if info.dm_channel_id is not None and info.hand_message_id is not None:
-            message = self.client.get_partial_messageable(info.dm_channel_id).get_partial_message(
-                info.hand_message_id)
+            message_id = info.hand_message_id
+            message = self.client.get_partial_messageable(info.dm_channel_id).get_partial_message(message_id)
+            before = self.noted(table, message_id)
             try:
                 await self.outbox.attempt(lambda: message.edit(**ready.edit_kwargs()),
                                           f"table {table.id}: editing the hand of {user_id}")
+                self.note_sent(table, message_id, before, fingerprint)
                 return
             except discord.NotFound:
                 pass  # deleted: send a new one
@@ -539,6 +658,7 @@ class Announcer:
         sent = await self.outbox.attempt(lambda: channel.send(**ready.send_kwargs()),
                                          f"table {table.id}: sending the hand of {user_id}")
         info.hand_message_id = sent.id
+        self.note_sent(table, sent.id, None, fingerprint)
         await self.save(table)
 
     async def hand_to_thread(self, table: Table, seat: Seat, info: SeatInfo, key: str) -> None:

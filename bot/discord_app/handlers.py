@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import discord
 
+from bot.discord_app.announcer import Announcer, ClickAnswer
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
-from bot.discord_app.messages import DM_CLOSED, Payload, hand_message, lobby_message
+from bot.discord_app.messages import DM_CLOSED, Payload, hand_draft, hand_message, lobby_message
 from bot.discord_app.replay_handlers import replay_step, send_export, send_replay
 from bot.discord_app.review_handlers import send_review
 from bot.discord_app.stats_messages import (
@@ -104,10 +107,10 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await action_click(app, interaction, item.table, item.version, item.card)
         elif isinstance(item, RoemButton):
             async with StoredAnswer(interaction) as answer:
-                await app.service.claim(item.table, interaction.user.id, item.version, on_stored=answer.send)
+                await app.service.claim(item.table, interaction.user.id, item.version, on_stored=answer.stored)
         elif isinstance(item, DeclineButton):
             async with StoredAnswer(interaction) as answer:
-                await app.service.decline(item.table, interaction.user.id, item.version, on_stored=answer.send)
+                await app.service.decline(item.table, interaction.user.id, item.version, on_stored=answer.stored)
         elif isinstance(item, BackButton):
             await interaction.response.defer()
             await app.service.back(item.table, interaction.user.id)
@@ -265,11 +268,17 @@ async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any]
 
 
 class StoredAnswer:
-    """The silent answer to a game click, sent once its action is stored: a click Discord shows as answered
-    is never lost to a crash. A table busy for longer than Discord's 3 seconds allow gets it earlier."""
+    """The answer to a game click, sent once its action is stored: a click Discord shows as answered is never
+    lost to a crash. A table busy for longer than Discord's 3 seconds allow gets a silent answer earlier.
 
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+    ``update`` (called once the action is stored, the table still locked) may give the clicked message as
+    the action left it: the answer is then that update (one request instead of an answer and an edit).
+    """
+
+    def __init__(self, interaction: discord.Interaction[Any],
+                 update: Callable[[], ClickAnswer | None] | None = None) -> None:
         self.interaction = interaction
+        self.update = update
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -283,8 +292,15 @@ class StoredAnswer:
         if self._task is not None:
             await self._task  # a refusal or a followup comes after it
 
+    def stored(self) -> None:
+        """The service committed the action: answer now, with the clicked message's update when there is one."""
+        if self._task is None:
+            answer = self.update() if self.update is not None else None
+            work = self._defer() if answer is None else self._update(answer)
+            self._task = asyncio.get_running_loop().create_task(work)
+
     def send(self) -> None:
-        """Answer now, unless that was done (the service calls this once the action is committed)."""
+        """Answer now without an update, unless that was done (the deadline)."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._defer())
 
@@ -294,24 +310,44 @@ class StoredAnswer:
         except discord.HTTPException:
             log.warning("could not answer a click in time")
 
+    async def _update(self, answer: ClickAnswer) -> None:
+        payload = answer.payload
+        try:
+            if payload is None:
+                await self.interaction.response.edit_message(view=None)
+            else:
+                ready = await Announcer.drawn(payload, answer=True)
+                await self.interaction.response.edit_message(**ready.edit_kwargs())
+        except Exception as error:  # not answered: the announcer updates the message its own way
+            log.warning("could not answer a click with its message's update: %s", error)
+            answer.failed()
+        finally:
+            if payload is not None:
+                payload.stop()
+
 
 async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, version: int,
                        action: Card | Call) -> None:
-    # The game's answer arrives as message edits and posts; the click itself is answered once stored.
-    async with StoredAnswer(interaction) as answer:
-        await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.send)
-    await refresh_ephemeral_hand(app, interaction, table_id)
+    """A bid or a card. The game's answer arrives as message edits and posts; the click itself is answered
+    once stored, with the clicked hand or prompt as the action left it."""
+    async with StoredAnswer(interaction, partial(clicked_message_update, app, interaction, table_id)) as answer:
+        await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.stored)
 
 
-async def refresh_ephemeral_hand(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int) -> None:
-    """A click on an ephemeral hand: show the hand as it is now in the same message."""
+def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[Any],
+                           table_id: int) -> ClickAnswer | None:
+    """The update of the clicked message after a stored action: a private hand (DM or ephemeral) shows the
+    hand as it is now, the thread's bidding prompt loses its buttons; None for anything else."""
     message = interaction.message
-    if message is None or not message.flags.ephemeral:
-        return
-    table, _, view = app.service.view_for(table_id, interaction.user.id)
-    payload = await asyncio.to_thread(hand_message, table, view)
-    await interaction.edit_original_response(**payload.edit_kwargs())
-    payload.stop()
+    table = app.service.tables.get(table_id)
+    seat = table.seat_of(interaction.user.id) if table is not None else None
+    if message is None or table is None or seat is None:
+        return None
+    if message.flags.ephemeral:
+        return ClickAnswer(hand_draft(table, table.view(seat)), lambda: None)
+    if interaction.guild_id is None:
+        return app.announcer.answer_hand(table, seat, message.id)
+    return app.announcer.answer_prompt(table, message.id)
 
 
 async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int,

@@ -8,7 +8,9 @@ run later), those marked "renders" draw at once; either way callers draw in a wo
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+import json
+import zlib
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -119,6 +121,20 @@ class Payload:
             kwargs["attachments"] = [self._file()]
         return fit(kwargs)
 
+    def fingerprint(self) -> Hashable | None:
+        """Equal for two payloads that show the same message (text, buttons, image); None when that cannot be
+        told. The image is told by what it is drawn from (the drawing is a pure function of it), so a
+        message is compared without drawing it."""
+        image: Hashable | None = None
+        if self.draw is not None:
+            image = drawing_key(self.draw)
+            if image is None:
+                return None
+        elif self.image is not None:
+            image = (len(self.image), zlib.crc32(self.image))
+        buttons = json.dumps(self.view.to_components(), sort_keys=True) if self.view is not None else None
+        return self.content, buttons, self.filename, image
+
     def stop(self) -> None:
         """Once sent: the DynamicItems dispatch the clicks, so the view need not stay in memory."""
         if self.view is not None:
@@ -127,6 +143,23 @@ class Payload:
     def _file(self) -> discord.File:
         assert self.image is not None and self.draw is None, "draw the image first (Payload.drawn)"
         return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+
+def drawing_key(draw: Callable[[], bytes]) -> Hashable | None:
+    """What a drawing (a ``partial`` of a renderer) is drawn from, hashable; None when it cannot be told."""
+    if not isinstance(draw, partial):
+        return None
+    frozen = tuple(sorted((name, _frozen(value)) for name, value in draw.keywords.items()))
+    key = (draw.func.__module__, draw.func.__qualname__, tuple(_frozen(a) for a in draw.args), frozen)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _frozen(value: object) -> object:
+    return tuple(sorted(value.items())) if isinstance(value, dict) else value
 
 
 # ------------------------------------------------------------------ names and looks
@@ -408,17 +441,23 @@ def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
 def hand_result_message(table: Table, event: HandSettled) -> Payload:
     """The hand's score, nat and pit; with the sheet (drawn later) unless the match is over (the match message
     has it)."""
+    text = hand_result_text(table, event)
+    if table.game.finished:
+        return Payload(text)
+    return Payload(text, filename="sheet.png", draw=sheet_drawing(table))
+
+
+def hand_result_text(table: Table, event: HandSettled) -> str:
     lang = table.settings.language
     result = event.result
     lines = [t("hand.result", lang, n=result.hand + 1, ns=result.score[0], ew=result.score[1]),
              *settlement_lines(result, names_of(table), lang)]
-    if table.game.finished:
-        return Payload("\n".join(lines))
-    return Payload("\n".join(lines), filename="sheet.png", draw=sheet_drawing(table))
+    return "\n".join(lines)
 
 
-def match_message(table: Table, event: MatchOver) -> Payload:
-    """Who won, the Rematch button and the sheet (drawn later)."""
+def match_message(table: Table, event: MatchOver, settled: HandSettled | None = None) -> Payload:
+    """Who won, the Rematch button and the sheet (drawn later); ``settled``: the last hand's result first (one
+    message for both)."""
     lang = table.settings.language
     ns, ew = event.totals
     hands = len(table.game.hands)
@@ -427,6 +466,8 @@ def match_message(table: Table, event: MatchOver) -> Payload:
     else:
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
+    if settled is not None:
+        text = hand_result_text(table, settled) + "\n" + text
     if table.tournament_id is not None:
         # No rematch; the replay and record wait for the tournament's closing (the deals are everyone's).
         key = "tournament.table_done_ai" if table.autoplay else "tournament.table_done"
