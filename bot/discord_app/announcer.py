@@ -93,14 +93,22 @@ _DRAWING_ANSWERS = ThreadPoolExecutor(1, thread_name_prefix="draw-answer")
 BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were taken away, as far as we care
 
 
+ANSWER_WAIT = 5.0  # seconds an edit of a clicked message waits at most for the click's answer to go out first
+
+
 @dataclass(frozen=True)
 class ClickAnswer:
     """The clicked message as the click's action left it, sent as the click's answer: one request both
     answers the click and updates the message. ``payload`` None: the message loses its buttons.
-    ``failed`` is called when it could not be sent (the announcer then updates the message itself)."""
+
+    The sender calls ``failed`` when it could not be sent (the announcer then updates the message itself),
+    and ``finished`` once it is done either way: the announcer's own edits of that message wait for it, so
+    an answer drawn slowly never lands over a newer state.
+    """
 
     payload: Payload | None
     failed: Callable[[], None]
+    finished: Callable[[], None]
 
 
 class Announcer:
@@ -114,6 +122,7 @@ class Announcer:
         self.shown: dict[int, dict[int, Hashable]] = {}
         # (table id, seat) -> the version whose DM hand a click's answer shows (``answer_hand``).
         self.answered: dict[tuple[int, Seat], int] = {}
+        self.answering: dict[int, asyncio.Event] = {}  # message id -> set once the click's answer went out
 
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
@@ -380,7 +389,7 @@ class Announcer:
             self.note_shown(table, message_id, None)
             self.queue_hand(table, seat)
 
-        return ClickAnswer(payload, failed)
+        return ClickAnswer(payload, failed, self.answer_pending(message_id))
 
     def answer_prompt(self, table: Table, message_id: int) -> ClickAnswer | None:
         """A call clicked on the thread's bidding prompt: answered by taking the prompt's buttons away, so the
@@ -393,7 +402,26 @@ class Announcer:
             self.note_shown(table, message_id, None)
             self.queue(table, partial(self.take_buttons_away, table, message_id))
 
-        return ClickAnswer(None, failed)
+        return ClickAnswer(None, failed, self.answer_pending(message_id))
+
+    def answer_pending(self, message_id: int) -> Callable[[], None]:
+        """The click's answer for this message is on its way; the function to call once it went out."""
+        event = self.answering[message_id] = asyncio.Event()
+
+        def finished() -> None:
+            event.set()
+            if self.answering.get(message_id) is event:
+                del self.answering[message_id]
+
+        return finished
+
+    async def after_answer(self, message_id: int) -> None:
+        """Wait until a click's answer that updates this message went out (for a while at most)."""
+        event = self.answering.get(message_id)
+        if event is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ANSWER_WAIT):
+                    await event.wait()
 
     # ------------------------------------------------------------ Discord requests (in the outbox's task)
 
@@ -463,6 +491,7 @@ class Announcer:
         Raises ``discord.NotFound`` for a deleted message and ``Undelivered`` when Discord did not answer."""
         channel = self.thread(table)
         fingerprint = payload.fingerprint() if payload is not None else BUTTONS_GONE
+        await self.after_answer(message_id)
         if self.silenced(table):
             if payload is not None:
                 payload.stop()
@@ -636,8 +665,10 @@ class Announcer:
         """Edit the hand's DM (unless it shows this already), or send a new one (a first hand, or the old DM
         deleted)."""
         fingerprint = payload.fingerprint()
-        if info.hand_message_id is not None and self.is_shown(table, info.hand_message_id, fingerprint):
-            return
+        if info.hand_message_id is not None:
+            await self.after_answer(info.hand_message_id)
+            if self.is_shown(table, info.hand_message_id, fingerprint):
+                return
         ready = await self.drawn(payload)
         if info.dm_channel_id is not None and info.hand_message_id is not None:
             message_id = info.hand_message_id

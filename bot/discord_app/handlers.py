@@ -295,7 +295,11 @@ class StoredAnswer:
     def stored(self) -> None:
         """The service committed the action: answer now, with the clicked message's update when there is one."""
         if self._task is None:
-            answer = self.update() if self.update is not None else None
+            answer = None
+            try:
+                answer = self.update() if self.update is not None else None
+            except Exception:  # the action is stored: it must be announced whatever goes wrong here
+                log.exception("could not build a click's answer")
             work = self._defer() if answer is None else self._update(answer)
             self._task = asyncio.get_running_loop().create_task(work)
 
@@ -322,6 +326,7 @@ class StoredAnswer:
             log.warning("could not answer a click with its message's update: %s", error)
             answer.failed()
         finally:
+            answer.finished()
             if payload is not None:
                 payload.stop()
 
@@ -344,7 +349,7 @@ def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[A
     if message is None or table is None or seat is None:
         return None
     if message.flags.ephemeral:
-        return ClickAnswer(hand_draft(table, table.view(seat)), lambda: None)
+        return ClickAnswer(hand_draft(table, table.view(seat)), lambda: None, lambda: None)
     if interaction.guild_id is None:
         return app.announcer.answer_hand(table, seat, message.id)
     return app.announcer.answer_prompt(table, message.id)
