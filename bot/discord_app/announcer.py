@@ -96,19 +96,26 @@ BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were t
 ANSWER_WAIT = 5.0  # seconds an edit of a clicked message waits at most for the click's answer to go out first
 
 
+def _nothing() -> None:
+    pass
+
+
 @dataclass(frozen=True)
 class ClickAnswer:
     """The clicked message as the click's action left it, sent as the click's answer: one request both
     answers the click and updates the message. ``payload`` None: the message loses its buttons.
 
-    The sender calls ``failed`` when it could not be sent (the announcer then updates the message itself),
-    and ``finished`` once it is done either way: the announcer's own edits of that message wait for it, so
-    an answer drawn slowly never lands over a newer state.
+    Made when the action is applied (so its image can be drawn while the action is stored); the sender
+    calls ``stored`` once the action is committed, before sending, ``failed`` when it could not be sent
+    (the announcer then updates the message itself), and ``finished`` once it is done either way: the
+    announcer's own edits of that message wait for it, so an answer drawn slowly never lands over a newer
+    state.
     """
 
     payload: Payload | None
-    failed: Callable[[], None]
-    finished: Callable[[], None]
+    stored: Callable[[], None] = _nothing
+    failed: Callable[[], None] = _nothing
+    finished: Callable[[], None] = _nothing
 
 
 class Announcer:
@@ -208,6 +215,7 @@ class Announcer:
                     self.queue_post(table, hand_result_message(table, engine_event))
             elif isinstance(engine_event, MatchOver):
                 self.queue_post(table, match_message(table, engine_event, settled))
+                hands.update(SEATS)  # each hand says the match is over, not whose turn it was
             else:
                 said = event_message(table, engine_event)
                 if said is not None:
@@ -372,9 +380,9 @@ class Announcer:
     # ------------------------------------------------------------ clicks answered with their message's update
 
     def answer_hand(self, table: Table, seat: Seat, message_id: int) -> ClickAnswer | None:
-        """A card clicked on the seat's DM hand (the table's lock is held, the action just stored): the hand as
-        it is now, to answer the click with. The hand's sync for this action then finds it shown and sends
-        nothing; if the answer fails, the sync is queued again."""
+        """A card clicked on the seat's DM hand (the table's lock is held, the action just applied): the hand
+        as it is now, to answer the click with. Once stored, the hand's sync for this action sends nothing;
+        if the answer fails, the sync is queued again."""
         info = table.seats[seat]
         # The clicked buttons were the current ones (the service checked their version), so the message is the
         # seat's hand even when the bot has not heard back from sending it yet (no id kept).
@@ -382,38 +390,47 @@ class Announcer:
                 or info.hand_message_id not in (None, message_id):
             return None
         payload = self.hand_payload(table, seat)
-        self.note_shown(table, message_id, payload.fingerprint())
-        self.answered[(table.id, seat)] = table.version
+        version = table.version
+
+        def answered() -> None:
+            self.answered[(table.id, seat)] = version
 
         def failed() -> None:
             self.note_shown(table, message_id, None)
             self.queue_hand(table, seat)
 
-        return ClickAnswer(payload, failed, self.answer_pending(message_id))
+        return self.click_answer(table, message_id, payload, payload.fingerprint(), answered, failed)
 
     def answer_prompt(self, table: Table, message_id: int) -> ClickAnswer | None:
         """A call clicked on the thread's bidding prompt: answered by taking the prompt's buttons away, so the
         prompt's sync need not."""
         if message_id != table.prompt_message_id:
             return None
-        self.note_shown(table, message_id, BUTTONS_GONE)
 
         def failed() -> None:
             self.note_shown(table, message_id, None)
             self.queue(table, partial(self.take_buttons_away, table, message_id))
 
-        return ClickAnswer(None, failed, self.answer_pending(message_id))
+        return self.click_answer(table, message_id, None, BUTTONS_GONE, _nothing, failed)
 
-    def answer_pending(self, message_id: int) -> Callable[[], None]:
-        """The click's answer for this message is on its way; the function to call once it went out."""
-        event = self.answering[message_id] = asyncio.Event()
+    def click_answer(self, table: Table, message_id: int, payload: Payload | None, fingerprint: Hashable | None,
+                     answered: Callable[[], None], failed: Callable[[], None]) -> ClickAnswer:
+        """Once stored, the message counts as showing ``fingerprint``, and its edits wait for the answer."""
+        pending: list[asyncio.Event] = []
+
+        def stored() -> None:
+            self.note_shown(table, message_id, fingerprint)
+            answered()
+            event = self.answering[message_id] = asyncio.Event()
+            pending.append(event)
 
         def finished() -> None:
-            event.set()
-            if self.answering.get(message_id) is event:
-                del self.answering[message_id]
+            for event in pending:
+                event.set()
+                if self.answering.get(message_id) is event:
+                    del self.answering[message_id]
 
-        return finished
+        return ClickAnswer(payload, stored, failed, finished)
 
     async def after_answer(self, message_id: int) -> None:
         """Wait until a click's answer that updates this message went out (for a while at most)."""

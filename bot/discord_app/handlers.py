@@ -271,14 +271,17 @@ class StoredAnswer:
     """The answer to a game click, sent once its action is stored: a click Discord shows as answered is never
     lost to a crash. A table busy for longer than Discord's 3 seconds allow gets a silent answer earlier.
 
-    ``update`` (called once the action is stored, the table still locked) may give the clicked message as
-    the action left it: the answer is then that update (one request instead of an answer and an edit).
+    ``update`` (called once the action is applied, the table locked) may give the clicked message as the
+    action left it: its image is drawn while the action is stored, and the answer is that update (one
+    request instead of an answer and an edit).
     """
 
     def __init__(self, interaction: discord.Interaction[Any],
                  update: Callable[[], ClickAnswer | None] | None = None) -> None:
         self.interaction = interaction
         self.update = update
+        self._answer: ClickAnswer | None = None
+        self._drawing: asyncio.Future[Payload] | None = None
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -289,17 +292,29 @@ class StoredAnswer:
     async def __aexit__(self, *exc: object) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._drawing is not None:
+            self._drawing.add_done_callback(_ignore)  # not awaited when the update was not sent
         if self._task is not None:
             await self._task  # a refusal or a followup comes after it
+
+    def applied(self) -> None:
+        """The action is applied, not yet stored: prepare the clicked message's update and start drawing it."""
+        if self._task is not None or self.update is None:
+            return
+        try:
+            self._answer = self.update()
+        except Exception:  # only a preparation: the click is answered all the same
+            log.exception("could not prepare a click's answer")
+            return
+        if self._answer is not None and self._answer.payload is not None:
+            self._drawing = asyncio.ensure_future(Announcer.drawn(self._answer.payload, answer=True))
 
     def stored(self) -> None:
         """The service committed the action: answer now, with the clicked message's update when there is one."""
         if self._task is None:
-            answer = None
-            try:
-                answer = self.update() if self.update is not None else None
-            except Exception:  # the action is stored: it must be announced whatever goes wrong here
-                log.exception("could not build a click's answer")
+            answer = self._answer
+            if answer is not None:
+                answer.stored()
             work = self._defer() if answer is None else self._update(answer)
             self._task = asyncio.get_running_loop().create_task(work)
 
@@ -317,10 +332,10 @@ class StoredAnswer:
     async def _update(self, answer: ClickAnswer) -> None:
         payload = answer.payload
         try:
-            if payload is None:
+            if payload is None or self._drawing is None:
                 await self.interaction.response.edit_message(view=None)
             else:
-                ready = await Announcer.drawn(payload, answer=True)
+                ready = await self._drawing
                 await self.interaction.response.edit_message(**ready.edit_kwargs())
         except Exception as error:  # not answered: the announcer updates the message its own way
             log.warning("could not answer a click with its message's update: %s", error)
@@ -331,25 +346,32 @@ class StoredAnswer:
                 payload.stop()
 
 
+def _ignore(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved, so asyncio does not report it
+
+
 async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, version: int,
                        action: Card | Call) -> None:
     """A bid or a card. The game's answer arrives as message edits and posts; the click itself is answered
     once stored, with the clicked hand or prompt as the action left it."""
     async with StoredAnswer(interaction, partial(clicked_message_update, app, interaction, table_id)) as answer:
-        await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.stored)
+        await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.stored,
+                              on_applied=answer.applied)
 
 
 def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[Any],
                            table_id: int) -> ClickAnswer | None:
-    """The update of the clicked message after a stored action: a private hand (DM or ephemeral) shows the
-    hand as it is now, the thread's bidding prompt loses its buttons; None for anything else."""
+    """The update of the clicked message after an action (applied, being stored): a private hand (DM or
+    ephemeral) shows the hand as it is now, the thread's bidding prompt loses its buttons; None for anything
+    else."""
     message = interaction.message
     table = app.service.tables.get(table_id)
     seat = table.seat_of(interaction.user.id) if table is not None else None
     if message is None or table is None or seat is None:
         return None
     if message.flags.ephemeral:
-        return ClickAnswer(hand_draft(table, table.view(seat)), lambda: None, lambda: None)
+        return ClickAnswer(hand_draft(table, table.view(seat)))
     if interaction.guild_id is None:
         return app.announcer.answer_hand(table, seat, message.id)
     return app.announcer.answer_prompt(table, message.id)

@@ -189,14 +189,22 @@ class TableRegistry:
         return len(self._by_thread), len(self._by_channel), len(self._by_user)
 
     async def apply(self, table: Table, seat: Seat | None, action: Action, actor: Actor,
-                    user_id: int | None, on_stored: Callable[[], None] | None = None) -> GameProgress:
+                    user_id: int | None, on_stored: Callable[[], None] | None = None,
+                    on_applied: Callable[[], None] | None = None) -> GameProgress:
         """Apply to the engine, store, then tell the subscribers. The caller holds the table's lock.
 
         ``on_stored`` is called once the action is committed, before it is announced (a front end answers
-        the click there, so an answered click is never lost to a crash).
+        the click there, so an answered click is never lost to a crash). ``on_applied`` is called before it
+        is stored, the game already showing it: a front end may prepare its answer while the disk writes
+        (and drop it should the write fail).
         """
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
+        if on_applied is not None:
+            try:
+                on_applied()
+            except Exception:  # only a preparation: the action goes on
+                log.exception("table %s: preparing the answer failed", table.id)
         seq = len(game.actions) - 1
         if self.store is not None:
             try:

@@ -330,9 +330,11 @@ class TableService:
         return seat
 
     async def act(self, table_id: int, user_id: int, action: Card | Call, version: int | None = None,
-                  on_stored: Callable[[], None] | None = None) -> GameProgress:
+                  on_stored: Callable[[], None] | None = None,
+                  on_applied: Callable[[], None] | None = None) -> GameProgress:
         """A human's call or card. ``version`` (from a button) must be the table's current one; ``on_stored``
-        is called once the action is committed, before it is announced."""
+        is called once the action is committed, before it is announced, ``on_applied`` just before it is
+        stored (``TableRegistry.apply``)."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._check_playing(table, user_id)
@@ -351,7 +353,7 @@ class TableService:
             if info.away:
                 raise ServiceError(ServiceErrorCode.AWAY)
             acted_at = table.version
-            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id, on_stored)
+            progress = await self.registry.apply(table, seat, action, Actor.HUMAN, user_id, on_stored, on_applied)
             table.last_acted[seat] = acted_at
             info.misses = 0
             self.driver.schedule(table)

@@ -58,13 +58,14 @@ async def test_a_trick_at_a_one_human_table_costs_at_most_six_requests(tmp_path:
         tricks = len(table.game.hands[-1].tricks)
         assert tricks == 8 and turns == 8
         # Nothing players see was dropped: a message with its image per trick, the end with the last hand's
-        # result and the sheet, and the table message at the end.
+        # result and the sheet, the table message and the hand at the end.
         thread = h.fake.in_channel(thread_of(h, table_id))
         assert [m.content.split(":")[0] for m in thread if m.attachments == ["trick.png"]] == \
             [f"Trick {n}" for n in range(1, 9)]
         [end] = [m for m in thread if m.attachments == ["sheet.png"]]
         assert end.content.startswith("Hand 1: NS") and (" win " in end.content or "draw" in end.content.lower())
         assert "match over" in h.fake.messages[table.table_message_id].content  # type: ignore[index]
+        assert "the match is over" in hand_message(h, table_id, ANNA).content
         requests = requests_of(h, table)
         assert len(requests) / tricks <= MAX_REQUESTS_PER_TRICK, [f"{r.method} {r.path}" for r in requests]
 
