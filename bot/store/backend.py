@@ -246,7 +246,7 @@ class PostgresConnection(Connection):
     @classmethod
     async def open(cls, url: str) -> PostgresConnection:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
-        return cls(pool, _safe_name(url))
+        return cls(pool, safe_url(url))
 
     def _conn(self) -> Any:
         bound = _bound.get()
@@ -319,7 +319,7 @@ class PostgresConnection(Connection):
         await self.pool.close()
 
 
-def _safe_name(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without its password, for messages and logs."""
     return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
 

@@ -17,3 +17,9 @@ def store_for(database_url: str | None, sqlite_path: Path) -> SqlStore:
             raise ValueError("DATABASE_URL must start with postgresql:// (or postgres://)")
         return PostgresStore(database_url)
     return SqliteStore(sqlite_path)
+
+
+def store_at(target: str | Path) -> SqlStore:
+    """An unopened store at a PostgreSQL URL or a SQLite file (the offline bot, benchmarks, tests)."""
+    text = str(target)
+    return store_for(text if is_postgres_url(text) else None, Path(target))

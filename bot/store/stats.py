@@ -80,7 +80,8 @@ async def _stored_game(db: Connection, table: Table) -> Game:
 async def _insert_hand_rows(db: Connection, table: Table, rows: Iterable[HandRow], settled_at: str) -> None:
     await db.executemany(
         "INSERT INTO hand_stats (table_id, hand, seat, guild_id, player, team, chose, trump, playing, made, "
-        "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
         [(table.id, r.hand, r.seat.letter, table.guild_id, r.player, r.team.name, int(r.chose), r.trump,
           int(r.playing), int(r.made), int(r.nat), int(r.pit), r.points, r.roem, r.score, settled_at) for r in rows])
 
