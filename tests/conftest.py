@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer, throwaway_server, why_unavailable
+from pg_server import PgServer, StoreMaker, throwaway_server, why_unavailable
 
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
-
-StoreMaker = Callable[[], SqlStore]
 
 
 @pytest.fixture(scope="session")

@@ -20,14 +20,18 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
+
+# What the ``new_store`` fixture (tests/conftest.py) gives: an unopened store on the test's database.
+StoreMaker = Callable[[], SqlStore]
 
 TEMPLATE = f"klaverjas_template_{os.getpid()}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from conftest import StoreMaker
+from pg_server import StoreMaker
 
 from bot.tables.driver import chance_rng
 from bot.tables.model import Table, TableSettings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from conftest import StoreMaker
+from pg_server import StoreMaker
 
 from bot.tables.model import ReviewStatus, TableStatus
 from bot.tables.service import ServiceConfig, TableService

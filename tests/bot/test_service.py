@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import StoreMaker
+from pg_server import StoreMaker
 
 from bot.store.sqlite import migrations
 from bot.tables.errors import ServiceError

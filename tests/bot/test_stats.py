@@ -9,8 +9,8 @@ from typing import Any
 
 import aiosqlite
 import pytest
-from conftest import StoreMaker
 from openskill.models import PlackettLuce
+from pg_server import StoreMaker
 
 from bot.stats.facts import ai_key, human_key
 from bot.stats.ratings import GLOBAL_SCOPE, Rating, conservative

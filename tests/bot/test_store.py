@@ -8,7 +8,7 @@ import dataclasses
 import re
 
 import pytest
-from conftest import StoreMaker
+from pg_server import StoreMaker
 
 from bot.store.backend import Conflict, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
