@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine rendering bot
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -rs
 
 run: $(STAMP)
 	$(BIN)/klaverjas bot

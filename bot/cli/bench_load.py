@@ -37,7 +37,8 @@ from bot.discord_app.offline import (
     next_id,
     scripted_click,
 )
-from bot.store.sqlite import SqliteStore
+from bot.store.backend import is_postgres_url
+from bot.store.base import SqlStore
 from bot.tables.service import ServiceConfig
 from engine.ai.players import Level
 from engine.record import score_record
@@ -57,7 +58,7 @@ class LoadOptions:
     think_ms: float = 0.0  # how long a scripted human looks before clicking
     ramp_s: float = 2.0  # table starts are spread over this long
     timeout_s: float = 3600.0
-    db: Path | None = None
+    db: Path | str | None = None  # a SQLite file, or a PostgreSQL URL (DATABASE_URL)
 
 
 @dataclass
@@ -77,7 +78,7 @@ class LoadTable:
 
 
 class LoadRun:
-    def __init__(self, options: LoadOptions, db: Path) -> None:
+    def __init__(self, options: LoadOptions, db: Path | str) -> None:
         self.options = options
         self.db = db
         self.fake = FakeDiscord(delay=options.discord_delay_ms / 1000, keep_requests=False)
@@ -246,6 +247,7 @@ class LoadRun:
             "db_kb_per_match": round(db_growth / len(records) / 1024, 1) if records else None,
             "requests_per_trick": round(requests / tricks, 2) if tricks else None,
             # The conditions, and what else was seen.
+            "store": "postgres" if is_postgres_url(str(self.db)) else "sqlite",
             "humans_per_table": options.humans_per_table,
             "hands_per_match": options.hands,
             "ai_level": options.ai_level.value,
@@ -301,9 +303,14 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def db_bytes(store: SqliteStore) -> int:
+async def db_bytes(store: SqlStore) -> int:
     """Bytes in use in the database, the write-ahead log's pages included (one match fills part of a page, so
-    counting whole pages would say 0 for a small run); whole pages where SQLite lacks the dbstat table."""
+    counting whole pages would say 0 for a small run); whole pages where SQLite lacks the dbstat table, and in
+    PostgreSQL (the database's size on disk)."""
+    if store.dialect.name == "postgres":
+        async with store.db.execute("SELECT pg_database_size(current_database())") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0])
     try:
         async with store.db.execute("SELECT sum(pgsize - unused) FROM dbstat") as cursor:
             row = await cursor.fetchone()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.stats.ratings import GLOBAL_SCOPE, MIN_MATCHES
+from bot.store.base import SqlStore
 from bot.store.sqlite import SqliteStore
 
 HANDS_PER_MATCH = 16
@@ -136,7 +137,7 @@ async def _measure(path: Path) -> dict[str, Any]:
                 "player_hands": stats.hands, "player_matches": stats.played, "board_players": board.total}
 
 
-def _board(store: SqliteStore, scope: int, since: str | None) -> Callable[[], Awaitable[Any]]:
+def _board(store: SqlStore, scope: int, since: str | None) -> Callable[[], Awaitable[Any]]:
     return lambda: store.leaderboard(scope, since, 0, BOARD_PAGE, MIN_MATCHES)
 
 

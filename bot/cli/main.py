@@ -112,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--ramp-seconds", type=float, default=2.0, metavar="S",
                       help="table starts are spread over this long (default: %(default)s)")
     load.add_argument("--db", default=None, metavar="FILE",
-                      help="keep the SQLite database in FILE, which must not exist yet (default: a "
-                           "temporary file, removed afterwards); also for stats")
+                      help="keep the SQLite database in FILE, which must not exist yet (default: DATABASE_URL, a "
+                           "PostgreSQL database, for load when it is set; else a temporary file, removed "
+                           "afterwards); also for stats")
     stats = bench.add_argument_group("stats only")
     stats.add_argument("--total-hands", type=words.whole_number(16), default=1_000_000, metavar="N",
                        help="hands to generate, in matches of 16; one player plays in every hundredth match "
@@ -300,7 +301,7 @@ def run_bench_load(args: argparse.Namespace) -> int:
     options = LoadOptions(tables=args.tables, humans_per_table=args.humans_per_table,
                           discord_delay_ms=args.discord_delay_ms, hands=args.hands or 1, ai_level=Level(args.ai_level),
                           ai_workers=args.ai_workers, think_ms=args.think_ms, ramp_s=args.ramp_seconds,
-                          db=Path(args.db) if args.db is not None else None)
+                          db=Path(args.db) if args.db is not None else os.environ.get("DATABASE_URL") or None)
     print(json.dumps(bench_load(options)))
     return 0
 

@@ -21,7 +21,8 @@ from bot.discord_app.handlers import handle_click, unknown_click
 from bot.discord_app.tournament_handlers import announce_final, announce_opened, confirm_pair
 from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS, ConfirmPairButton, StatsItem, TableItem
-from bot.store.sqlite import SqliteStore
+from bot.store.base import SqlStore
+from bot.store.choose import store_for
 from bot.store.tournaments import TournamentStore
 from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
@@ -39,7 +40,7 @@ EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.d
 
 
 class KlaverjasBot(commands.Bot):
-    def __init__(self, store: SqliteStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
+    def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False, schedule_tournaments: bool = True) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
@@ -131,6 +132,6 @@ class KlaverjasBot(commands.Bot):
 
 
 async def create_bot(config: BotConfig) -> KlaverjasBot:
-    store = await SqliteStore(config.db_path).open()
+    store = await store_for(config.database_url, config.db_path).open()
     return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
                         warm_up=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.store.backend import is_postgres_url, safe_url
 from bot.store.sqlite import DEFAULT_PATH
 from bot.tables.service import ServiceConfig
 
@@ -36,8 +37,12 @@ class Variable:
 
 VARIABLES: tuple[Variable, ...] = (
     Variable("DISCORD_TOKEN", None, "the bot's token from the Discord developer portal (required)"),
+    Variable("DATABASE_URL", None,
+             "a PostgreSQL database (postgresql://user:password@host:5432/name) instead of the SQLite file, for "
+             "several bot processes or machines; unset: KLAVERJAS_DB"),
     Variable("KLAVERJAS_DB", str(DEFAULT_PATH),
-             "the SQLite database file; a relative path is taken from the folder the bot is started in"),
+             "the SQLite database file (when DATABASE_URL is unset); a relative path is taken from the folder the "
+             "bot is started in"),
     Variable("KLAVERJAS_DEV_GUILD", None,
              "a server id: sync slash commands to that server only, instantly (unset: to every server)"),
     Variable("KLAVERJAS_LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
@@ -58,6 +63,12 @@ VARIABLES: tuple[Variable, ...] = (
 class BotConfig:
     token: str | None = field(repr=False)  # a password: never in a repr, a log line or an error message
     db_path: Path = DEFAULT_PATH
+    database_url: str | None = field(default=None, repr=False)  # may hold a password: see database_name
+
+    @property
+    def database_name(self) -> str:
+        """The database in use, for the log and messages (a URL's password hidden)."""
+        return safe_url(self.database_url) if self.database_url else str(self.db_path)
     dev_guild: int | None = None  # sync commands to this guild only: instant, for development
     log_level: str = "INFO"
     ai_pause: float = 1.0
@@ -173,8 +184,13 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
         raise ConfigError(f"KLAVERJAS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     # Made absolute once, here, so the log shows which file is used and nothing later depends on the folder.
     db_path = Path(merged.get("KLAVERJAS_DB", "").strip() or DEFAULT_PATH).expanduser()
+    url = merged.get("DATABASE_URL", "").strip() or None
+    if url is not None and not is_postgres_url(url):
+        raise ConfigError(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/name), not "
+                          f"{safe_url(url)!r}")
     return BotConfig(
         token=token,
+        database_url=url,
         db_path=db_path if str(db_path) == ":memory:" else db_path.absolute(),
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,

@@ -12,7 +12,7 @@ import discord
 
 from bot.discord_app.announcer import Announcer
 from bot.discord_app.limits import fit
-from bot.store.sqlite import SqliteStore
+from bot.store.base import SqlStore
 from bot.tables.archive import MatchArchive
 from bot.tables.service import TableService
 from bot.tables.thinking import Thinker
@@ -25,7 +25,7 @@ class KlaverjasApp(Protocol):
     def service(self) -> TableService: ...
 
     @property
-    def store(self) -> SqliteStore: ...
+    def store(self) -> SqlStore: ...
 
     @property
     def thinker(self) -> Thinker: ...

@@ -61,21 +61,24 @@ def run_bot() -> int:
 async def _run(config: BotConfig) -> int:
     import aiohttp
     import discord
+    from asyncpg import PostgresError
 
     from bot.discord_app.client import create_bot
-    from bot.store.sqlite import StoreError
+    from bot.store.backend import StoreError
 
     # The bot never joins voice: discord.py's warnings about missing voice libraries are only noise here.
     discord.VoiceClient.warn_nacl = False
     if hasattr(discord.VoiceClient, "warn_dave"):
         discord.VoiceClient.warn_dave = False
 
-    log.info("database: %s", config.db_path)
+    log.info("database: %s", config.database_name)
     try:
         bot = await create_bot(config)
-    except (OSError, sqlite3.Error, StoreError) as error:
-        print(f"klaverjas bot: cannot open the database {config.db_path}: {_reason(error)}. Set KLAVERJAS_DB to "
-              "a file in a folder you can write to.", file=sys.stderr)
+    except (OSError, sqlite3.Error, PostgresError, StoreError) as error:
+        hint = ("Check DATABASE_URL and that the PostgreSQL server is running" if config.database_url else
+                "Set KLAVERJAS_DB to a file in a folder you can write to")
+        print(f"klaverjas bot: cannot open the database {config.database_name}: {_reason(error)}. {hint}.",
+              file=sys.stderr)
         return EXIT_FAILED
     assert config.token is not None
     try:

@@ -31,7 +31,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.outbox import DeliveryConfig
-from bot.store.sqlite import SqliteStore
+from bot.store.choose import store_at
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig
 
@@ -708,9 +708,10 @@ def _bot_user() -> dict[str, Any]:
 
 
 class OfflineBot:
-    """One bot "process" in this one: a KlaverjasBot on a database file, talking to a FakeDiscord."""
+    """One bot "process" in this one: a KlaverjasBot on a database (a SQLite file or a PostgreSQL URL), talking to
+    a FakeDiscord."""
 
-    def __init__(self, db: Path, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
+    def __init__(self, db: Path | str, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
                  ai_workers: int = 0, delivery: DeliveryConfig | None = None, *, choose: ChooseFn | None = None,
                  warm_up: bool = False) -> None:
         self.db = db
@@ -727,7 +728,7 @@ class OfflineBot:
         self._patches: list[Any] = []
 
     async def __aenter__(self) -> OfflineBot:
-        store = await SqliteStore(self.db).open()
+        store = await store_at(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers, choose=self.choose,
                            warm_up=self.warm_up, schedule_tournaments=False)
         bot.announcer.outbox.config = self.delivery

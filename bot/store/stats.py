@@ -15,8 +15,6 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot.stats.facts import (
     HandRow,
     Logged,
@@ -29,6 +27,7 @@ from bot.stats.facts import (
 )
 from bot.stats.figures import BoardEntry, BoardPage, HistoryEntry, PartnerRecord, PlayerStats
 from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
+from bot.store.backend import Connection
 from bot.store.codec import decode_action
 from bot.tables.model import SeatKind, Table, TableStatus
 from engine.cards import SEATS, Seat, Team
@@ -37,7 +36,6 @@ from engine.game import Game
 
 log = logging.getLogger(__name__)
 
-NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 MONTHS_SHOWN = 12
 HISTORY_POINTS = 200  # rating changes drawn in the chart (the latest)
 
@@ -45,7 +43,7 @@ HISTORY_POINTS = 200  # rating changes drawn in the chart (the latest)
 # ------------------------------------------------------------------ reading what the writes need
 
 
-async def action_log(db: aiosqlite.Connection, table_id: int) -> list[Logged]:
+async def action_log(db: Connection, table_id: int) -> list[Logged]:
     async with db.execute("SELECT seq, kind, seat, user_id FROM actions WHERE table_id = ? ORDER BY seq",
                           (table_id,)) as cursor:
         rows = await cursor.fetchall()
@@ -65,7 +63,7 @@ def occupants(table: Table) -> list[str]:
     return out
 
 
-async def _stored_game(db: aiosqlite.Connection, table: Table) -> Game:
+async def _stored_game(db: Connection, table: Table) -> Game:
     """The table's game with every stored action: the one in memory when it is complete, else replayed."""
     async with db.execute("SELECT kind, data FROM actions WHERE table_id = ? ORDER BY seq", (table.id,)) as cursor:
         rows = list(await cursor.fetchall())
@@ -79,15 +77,16 @@ async def _stored_game(db: aiosqlite.Connection, table: Table) -> Game:
 # ------------------------------------------------------------------ writes
 
 
-async def _insert_hand_rows(db: aiosqlite.Connection, table: Table, rows: Iterable[HandRow], settled_at: str) -> None:
+async def _insert_hand_rows(db: Connection, table: Table, rows: Iterable[HandRow], settled_at: str) -> None:
     await db.executemany(
-        "INSERT OR IGNORE INTO hand_stats (table_id, hand, seat, guild_id, player, team, chose, trump, playing, made, "
-        "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO hand_stats (table_id, hand, seat, guild_id, player, team, chose, trump, playing, made, "
+        "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
         [(table.id, r.hand, r.seat.letter, table.guild_id, r.player, r.team.name, int(r.chose), r.trump,
           int(r.playing), int(r.made), int(r.nat), int(r.pit), r.points, r.roem, r.score, settled_at) for r in rows])
 
 
-async def write_hand(db: aiosqlite.Connection, table: Table, seq: int, events: Sequence[Event]) -> None:
+async def write_hand(db: Connection, table: Table, seq: int, events: Sequence[Event]) -> None:
     """The rows of the hand the action ``seq`` settled (if it settled one). Inside the action's transaction."""
     settled = [event for event in events if isinstance(event, HandSettled)]
     if not settled:
@@ -101,7 +100,7 @@ async def write_hand(db: aiosqlite.Connection, table: Table, seq: int, events: S
         await _insert_hand_rows(db, table, hand_rows(event.result, players), settled_at)
 
 
-async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Collection[int] = (),
+async def write_match_end(db: Connection, table: Table, stoppers: Collection[int] = (),
                           ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
     """The match rows and rating updates of a match that ended (finished, or stopped), once: a table that has
     them, or never had a deal, is left alone. Inside the transaction that stores the end."""
@@ -123,7 +122,7 @@ async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Coll
     totals = (game.totals[Team.NS], game.totals[Team.EW])
     facts = match_facts(played, log, occupants(table), totals, finished, game.winner, stoppers)
     if ended_at is None:
-        async with db.execute(f"SELECT {NOW}") as cursor:
+        async with db.execute(f"SELECT {db.dialect.now}") as cursor:
             row = await cursor.fetchone()
         assert row is not None
         ended_at = str(row[0])
@@ -142,7 +141,7 @@ async def write_match_end(db: aiosqlite.Connection, table: Table, stoppers: Coll
     return facts
 
 
-async def _rate(db: aiosqlite.Connection, scope: int, table_id: int, facts: MatchFacts, at: str) -> None:
+async def _rate(db: Connection, scope: int, table_id: int, facts: MatchFacts, at: str) -> None:
     assert facts.teams is not None
     players = sorted(set(facts.teams[0] + facts.teams[1]))
     current = await ratings_of(db, scope, players)
@@ -155,7 +154,7 @@ async def _rate(db: aiosqlite.Connection, scope: int, table_id: int, facts: Matc
         await db.execute(
             "INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
             "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope, player) DO UPDATE SET mu = excluded.mu, "
-            "sigma = excluded.sigma, conservative = excluded.conservative, matches = matches + 1, "
+            "sigma = excluded.sigma, conservative = excluded.conservative, matches = ratings.matches + 1, "
             "updated_at = excluded.updated_at",
             (scope, player, rating.mu, rating.sigma, rating.conservative, at))
         start = before or DEFAULT
@@ -165,7 +164,7 @@ async def _rate(db: aiosqlite.Connection, scope: int, table_id: int, facts: Matc
             (scope, player, table_id, start.mu, start.sigma, rating.mu, rating.sigma, at))
 
 
-async def ratings_of(db: aiosqlite.Connection, scope: int, players: Sequence[str]) -> dict[str, Rating]:
+async def ratings_of(db: Connection, scope: int, players: Sequence[str]) -> dict[str, Rating]:
     if not players:
         return {}
     marks = ", ".join("?" for _ in players)
@@ -177,7 +176,7 @@ async def ratings_of(db: aiosqlite.Connection, scope: int, players: Sequence[str
 # ------------------------------------------------------------------ the backfill (a data step of migration 0006)
 
 
-async def backfill(db: aiosqlite.Connection, load_table: Any) -> int:
+async def backfill(db: Connection, load_table: Any) -> int:
     """Rows for every game stored before migration 0006: hand rows of every table that played, match rows and
     ratings of the finished and stopped ones, rated in the order the matches ended. Runs in the migration's
     transaction; ``load_table`` is the store's table loader. Who stopped a match was never stored, so an older
@@ -206,7 +205,7 @@ async def backfill(db: aiosqlite.Connection, load_table: Any) -> int:
     return len(ends)
 
 
-async def _backfill_table(db: aiosqlite.Connection, table_id: int,
+async def _backfill_table(db: Connection, table_id: int,
                           load_table: Any) -> tuple[str, int, Table, Game] | None:
     """One table's hand rows; its end (when, id, table, game) when it ended, for the ratings in order."""
     table: Table = await load_table(table_id)
@@ -233,7 +232,7 @@ async def _backfill_table(db: aiosqlite.Connection, table_id: int,
 # ------------------------------------------------------------------ queries
 
 
-async def forget(db: aiosqlite.Connection, player: str) -> None:
+async def forget(db: Connection, player: str) -> None:
     """Delete a player's statistics and ratings (``forget-me``); inside the caller's transaction. The others'
     rows stay, without the partner they had: their figures do not change, only who it was is gone."""
     for table in ("hand_stats", "match_stats", "ratings", "rating_changes"):
@@ -241,7 +240,7 @@ async def forget(db: aiosqlite.Connection, player: str) -> None:
     await db.execute("UPDATE match_stats SET partner = NULL WHERE partner = ?", (player,))
 
 
-async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None) -> PlayerStats:
+async def player_stats(db: Connection, player: str, scope: int | None) -> PlayerStats:
     """Everything ``/stats`` shows of ``player``: over all their matches; the rating in ``scope`` (a server)
     and globally."""
     counts: dict[str, int] = {}
@@ -260,7 +259,8 @@ async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None)
         trump_row = await cursor.fetchone()
     # The partner they played most with, people before AI levels; their record together.
     async with db.execute(
-            "SELECT partner, count(*) AS n, sum(result = 'won'), sum(result = 'drawn'), sum(result = 'lost') "
+            "SELECT partner, count(*) AS n, sum(CASE WHEN result = 'won' THEN 1 ELSE 0 END), "
+            "sum(CASE WHEN result = 'drawn' THEN 1 ELSE 0 END), sum(CASE WHEN result = 'lost' THEN 1 ELSE 0 END) "
             "FROM match_stats WHERE player = ? AND partner IS NOT NULL AND partner != ? "
             "AND result IN ('won', 'drawn', 'lost') "
             "GROUP BY partner ORDER BY partner LIKE 'u:%' DESC, n DESC, partner LIMIT 1", (player, player)) as cursor:
@@ -270,7 +270,7 @@ async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None)
     chart_scope = scope if scoped is not None and scope is not None else GLOBAL_SCOPE
     async with db.execute(
             "SELECT at, mu, sigma FROM (SELECT at, mu, sigma FROM rating_changes WHERE scope = ? AND player = ? "
-            "ORDER BY at DESC LIMIT ?) ORDER BY at", (chart_scope, player, HISTORY_POINTS)) as cursor:
+            "ORDER BY at DESC LIMIT ?) AS latest ORDER BY at", (chart_scope, player, HISTORY_POINTS)) as cursor:
         history = [(str(at), float(mu), float(sigma)) for at, mu, sigma in await cursor.fetchall()]
     async with db.execute(
             "SELECT substr(settled_at, 1, 7) AS month, avg(score), count(*) FROM hand_stats WHERE player = ? "
@@ -288,14 +288,14 @@ async def player_stats(db: aiosqlite.Connection, player: str, scope: int | None)
         accuracy=await accuracy(db, player), rating_history=history, monthly=monthly)
 
 
-async def _rating_row(db: aiosqlite.Connection, scope: int, player: str) -> tuple[Rating, int] | None:
+async def _rating_row(db: Connection, scope: int, player: str) -> tuple[Rating, int] | None:
     async with db.execute("SELECT mu, sigma, matches FROM ratings WHERE scope = ? AND player = ?",
                           (scope, player)) as cursor:
         row = await cursor.fetchone()
     return (Rating(row[0], row[1]), int(row[2])) if row is not None else None
 
 
-async def accuracy(db: aiosqlite.Connection, player: str) -> float | None:
+async def accuracy(db: Connection, player: str) -> float | None:
     """The share of the player's reviewed decisions close to the strong player's (bot.tables.reviews); None while
     none of their matches is reviewed, and for AI levels, whose decisions are not reviewed."""
     if not player.startswith("u:"):
@@ -309,7 +309,7 @@ async def accuracy(db: aiosqlite.Connection, player: str) -> float | None:
     return float(row[0]) / float(row[1])
 
 
-async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, page: int, per_page: int,
+async def leaderboard(db: Connection, scope: int, since: str | None, page: int, per_page: int,
                       min_matches: int = MIN_MATCHES) -> BoardPage:
     """One page of the players ranked by conservative rating in ``scope``; with ``since`` (an ISO time) only
     those with ``min_matches`` rated matches since then, counted in that period."""
@@ -328,8 +328,9 @@ async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, p
     else:
         # The period's players from the index by time (not by player: a period is a small slice of the history);
         # the page and the number of players in one pass.
-        period = ("WITH active AS (SELECT player, count(*) AS n FROM rating_changes INDEXED BY rating_changes_period "
-                  "WHERE scope = ? AND at >= ? GROUP BY player HAVING n >= ?) "
+        period = ("WITH active AS (SELECT player, count(*) AS n FROM rating_changes"
+                  f"{db.dialect.indexed_by('rating_changes_period')} "
+                  "WHERE scope = ? AND at >= ? GROUP BY player HAVING count(*) >= ?) "
                   "SELECT r.player, r.mu, r.sigma, active.n, count(*) OVER () FROM active JOIN ratings r "
                   "ON r.scope = ? AND r.player = active.player ORDER BY r.conservative DESC, r.player LIMIT ? OFFSET ?")
         page = max(page, 0)
@@ -348,7 +349,7 @@ async def leaderboard(db: aiosqlite.Connection, scope: int, since: str | None, p
     return BoardPage(entries, page, pages, total)
 
 
-async def history(db: aiosqlite.Connection, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
+async def history(db: Connection, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
     """The player's latest matches in this server, newest first, with everyone who played in them."""
     async with db.execute(
             "SELECT table_id, ended_at, result, team, team_total, other_total, settings, guild_id, channel_id, "

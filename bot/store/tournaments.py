@@ -1,18 +1,16 @@
-"""Tournaments in SQLite (migration 0008): tournaments, their entries, each server's tournament settings.
+"""Tournaments in the store (migration 0008): tournaments, their entries, each server's tournament settings.
 
-Built on the one connection and write lock of ``SqliteStore`` (a write must never land inside another
+Built on the connection and transactions of ``SqlStore`` (a write must never land inside another
 coroutine's transaction). The tables the entries play are ordinary tables with a ``tournament_id``.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
-import aiosqlite
-
-from bot.store.sqlite import SqliteStore
+from bot.store.backend import Conflict, Connection
+from bot.store.base import SqlStore, upsert
 from bot.tables.model import Actor, Table, TableSettings
 from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Action
@@ -23,11 +21,11 @@ class DuplicateEntry(Exception):
 
 
 class TournamentStore:
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqlStore) -> None:
         self.store = store
 
     @property
-    def db(self) -> aiosqlite.Connection:
+    def db(self) -> Connection:
         return self.store.db
 
     # ------------------------------------------------------------ the tables (read through the table store)
@@ -51,15 +49,15 @@ class TournamentStore:
                 cursor = await self.db.execute(
                     "INSERT INTO tournaments (guild_id, channel_id, name, creator_id, hands, settings, "
                     "max_participants, pairs, opened_at, closes_at, status, seed, daily, announced) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (tournament.guild_id, tournament.channel_id, tournament.name, tournament.creator_id,
                      tournament.hands, json.dumps(tournament.settings.to_dict()), tournament.max_participants,
                      int(tournament.pairs), tournament.opened_at, tournament.closes_at, tournament.status.value,
                      tournament.seed, tournament.daily, int(tournament.announced)))
-        except sqlite3.IntegrityError as error:
+                created = await cursor.fetchone()
+        except Conflict as error:
             raise DuplicateEntry(str(error)) from None
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return int(created[0])
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
         async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
@@ -100,13 +98,13 @@ class TournamentStore:
             async with self.store.transaction():
                 cursor = await self.db.execute(
                     "INSERT INTO tournament_entries (tournament_id, user_id, name, partner_id, partner_name, "
-                    "confirmed, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "confirmed, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (entry.tournament_id, entry.user_id, entry.name, entry.partner_id, entry.partner_name,
                      int(entry.confirmed), entry.joined_at))
-        except sqlite3.IntegrityError as error:
+                created = await cursor.fetchone()
+        except Conflict as error:
             raise DuplicateEntry(str(error)) from None
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return int(created[0])
 
     async def entries(self, tournament_id: int) -> list[Entry]:
         async with self.db.execute("SELECT * FROM tournament_entries WHERE tournament_id = ? ORDER BY id",
@@ -159,8 +157,8 @@ class TournamentStore:
 
     async def set_config(self, config: TournamentConfig) -> None:
         await self.store.write(
-            "INSERT OR REPLACE INTO tournament_config (guild_id, daily, daily_hour, channel_id, creator_role_id) "
-            "VALUES (?, ?, ?, ?, ?)",
+            upsert("tournament_config", ("guild_id", "daily", "daily_hour", "channel_id", "creator_role_id"),
+                   ("guild_id",)),
             (config.guild_id, int(config.daily), config.daily_hour, config.channel_id, config.creator_role_id))
 
     async def daily_configs(self) -> list[TournamentConfig]:

@@ -24,7 +24,7 @@ RESULTS_KEPT = 1024  # matches whose totals are remembered
 
 
 class ArchiveStore(Protocol):
-    """What the archive reads (``bot.store.sqlite.SqliteStore`` implements it)."""
+    """What the archive reads (``bot.store.base.SqlStore`` implements it)."""
 
     async def load_table(self, table_id: int) -> Table | None: ...
 

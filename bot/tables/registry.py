@@ -36,7 +36,7 @@ SLOW_SUBSCRIBER = 0.1  # seconds: a subscriber taking longer is doing work it sh
 
 
 class Store(Protocol):
-    """What the service needs from persistence (``bot.store.sqlite.SqliteStore`` implements it)."""
+    """What the service needs from persistence (``bot.store.base.SqlStore`` implements it)."""
 
     async def create_table(self, table: Table) -> int: ...
 

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 @runtime_checkable
 class ReviewStore(Protocol):
-    """What reviews need from persistence (``bot.store.sqlite.SqliteStore`` implements it)."""
+    """What reviews need from persistence (``bot.store.base.SqlStore`` implements it)."""
 
     async def load_table(self, table_id: int) -> Table | None: ...
 

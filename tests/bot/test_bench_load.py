@@ -3,11 +3,16 @@ replayed by ``klaverjas score``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from pg_server import PgServer
 
 from engine.game import Game
 from engine.record import export_record
@@ -54,3 +59,20 @@ def test_bench_load_two_tables(tmp_path: Path) -> None:
     assert scored.returncode == 0, scored.stdout
     results = [json.loads(line) for line in scored.stdout.splitlines()]
     assert all(r["ok"] and len(r["hands"]) == 1 for r in results), results
+
+
+def test_bench_load_against_postgresql(pg_server: PgServer | str) -> None:
+    """DATABASE_URL set and no --db: the benchmark plays on PostgreSQL and says so."""
+    if isinstance(pg_server, str):
+        pytest.skip(pg_server)
+    url = asyncio.run(pg_server.new_database())
+    try:
+        run = subprocess.run([sys.executable, "-m", "bot.cli.main", "bench", "load", "--tables", "2"], cwd=ROOT,
+                             env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True, timeout=240,
+                             check=False)
+        assert run.returncode == 0, run.stderr
+        figures = json.loads(run.stdout)
+        assert figures["store"] == "postgres"
+        assert figures["finished"] == 2 and figures["valid_records"] == 2 and figures["db_kb_per_match"] > 0
+    finally:
+        asyncio.run(pg_server.drop_database(url))

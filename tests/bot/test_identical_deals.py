@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
-from bot.store.sqlite import SqliteStore
+from pg_server import StoreMaker
+
 from bot.tables.driver import chance_rng
 from bot.tables.model import Table, TableSettings
 from bot.tables.service import ServiceConfig, TableService
@@ -49,9 +49,10 @@ def chance_by_hand(table: Table) -> list[tuple[Deal, list[TurnUp]]]:
     return out
 
 
-async def test_two_tables_with_one_seed_get_the_same_deals_and_turned_suits_however_they_bid(tmp_path: Path) -> None:
+async def test_two_tables_with_one_seed_get_the_same_deals_and_turned_suits_however_they_bid(
+        new_store: StoreMaker) -> None:
     settings = TableSettings(Rules().with_changes(length="6", bidding="draaien"), ai_level="normal")
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+    async with new_store() as store:
         service = TableService(store, FAST, choose=first_legal)
         tables = []
         for pick in (0, -1):

@@ -4,10 +4,10 @@ broken review kept as failed instead of retried forever."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
-from bot.store.sqlite import SqliteStore
+from pg_server import StoreMaker
+
 from bot.tables.model import ReviewStatus, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
@@ -41,8 +41,8 @@ async def play_match(service: TableService, seed: int) -> int:
     return table.id
 
 
-async def test_a_finished_match_is_reviewed_and_stored(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_a_finished_match_is_reviewed_and_stored(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         service = TableService(store, CONFIG, choose=first_legal)
         table_id = await play_match(service, 5)
         await service.reviews.idle()
@@ -66,9 +66,8 @@ async def test_a_finished_match_is_reviewed_and_stored(tmp_path: Path) -> None:
         await service.close()
 
 
-async def test_a_review_missed_by_a_restart_is_made_at_the_next_start(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
-    async with SqliteStore(path) as store:
+async def test_a_review_missed_by_a_restart_is_made_at_the_next_start(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         # The bot stops before the review: here it never began (reviews off).
         service = TableService(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=60, reviews=False),
                                choose=first_legal)
@@ -76,7 +75,7 @@ async def test_a_review_missed_by_a_restart_is_made_at_the_next_start(tmp_path: 
         await service.close()
         assert await store.review(table_id) is None
         assert await store.unreviewed() == [table_id]
-    async with SqliteStore(path) as store:
+    async with new_store() as store:
         service = TableService(store, CONFIG, choose=first_legal)
         await service.restore()
         assert service.reviews.progress(table_id) is not None  # queued at start
@@ -92,8 +91,8 @@ class BrokenThinker(Thinker):
         raise RuntimeError("the review broke")
 
 
-async def test_a_broken_review_is_kept_as_failed_and_not_tried_again(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_a_broken_review_is_kept_as_failed_and_not_tried_again(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         service = TableService(store, CONFIG, choose=first_legal, thinker=BrokenThinker(0, warm=False))
         table_id = await play_match(service, 7)
         await service.reviews.idle()

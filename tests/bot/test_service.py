@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
+from pg_server import StoreMaker
 
-from bot.store.sqlite import SqliteStore, migrations
+from bot.store.sqlite import migrations
 from bot.tables.errors import ServiceError
 from bot.tables.events import GameProgress, SeatAway, ServiceEvent, TurnReminder
 from bot.tables.model import Actor, SeatKind, TableSettings, TableStatus
@@ -54,10 +54,9 @@ async def play_out(service: TableService, table_id: int, humans: dict[Seat, int]
             await asyncio.sleep(0.005)
 
 
-async def test_one_human_three_ai_plays_a_match_and_stores_it(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
+async def test_one_human_three_ai_plays_a_match_and_stores_it(new_store: StoreMaker) -> None:
     events: list[ServiceEvent] = []
-    async with SqliteStore(path) as store:
+    async with new_store() as store:
         service = TableService(store, FAST, choose=first_legal)
 
         async def collect(event: ServiceEvent) -> None:
@@ -168,9 +167,8 @@ async def test_timer_reminds_then_plays_and_ai_keeps_seat_after_two_misses() -> 
     await service.close()
 
 
-async def test_restart_replays_every_stored_action(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
-    async with SqliteStore(path) as store:
+async def test_restart_replays_every_stored_action(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         service = TableService(store, FAST, choose=first_legal)
         table = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(1), seed=9)
         await service.start(table.id, HOST)
@@ -187,7 +185,7 @@ async def test_restart_replays_every_stored_action(tmp_path: Path) -> None:
                 await asyncio.sleep(0.005)
         before = list(table.game.actions)
         await service.close()
-    async with SqliteStore(path) as store:
+    async with new_store() as store:
         service = TableService(store, FAST, choose=first_legal)
         [restored] = await service.restore()
         assert restored.game.actions == before
@@ -203,14 +201,14 @@ async def test_restart_replays_every_stored_action(tmp_path: Path) -> None:
         await plain.close()
 
 
-async def test_migrations_are_applied_once(tmp_path: Path) -> None:
-    path = tmp_path / "k.sqlite3"
-    async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations())
+async def test_migrations_are_applied_once(new_store: StoreMaker) -> None:
+    async with new_store() as store:
+        assert await store.schema_version() == len(migrations(store.dialect.name))
         await store.set_meta("x", "1")
-    async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(migrations())
+    async with new_store() as store:
+        assert await store.schema_version() == len(migrations(store.dialect.name))
         assert await store.get_meta("x") == "1"
-        async with store.db.execute("PRAGMA journal_mode") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None and row[0] == "wal"
+        if store.dialect.name == "sqlite":
+            async with store.db.execute("PRAGMA journal_mode") as cursor:
+                row = await cursor.fetchone()
+            assert row is not None and row[0] == "wal"

@@ -10,9 +10,11 @@ from typing import Any
 import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
+from pg_server import StoreMaker
 
 from bot.stats.facts import ai_key, human_key
 from bot.stats.ratings import GLOBAL_SCOPE, Rating, conservative
+from bot.store.base import SqlStore
 from bot.store.sqlite import SqliteStore, migrations
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
@@ -55,7 +57,7 @@ def hand_tricks(hands: dict[Seat, list[Card]], first: Seat, then: Seat | None = 
 class Script:
     """A table driven action by action through the registry, as the service and the driver would."""
 
-    def __init__(self, store: SqliteStore, seats: list[SeatInfo], hands: int = 2) -> None:
+    def __init__(self, store: SqlStore, seats: list[SeatInfo], hands: int = 2) -> None:
         self.store = store
         self.registry = TableRegistry(store)
         settings = TableSettings(Rules().with_changes(length=str(hands)), ai_level=Level.NORMAL)
@@ -85,7 +87,7 @@ def seats_at_start() -> list[SeatInfo]:
             SeatInfo(SeatKind.HUMAN, DORA, "Dora"), SeatInfo(SeatKind.AI, None, "", Level.NORMAL)]
 
 
-async def scripted_match(store: SqliteStore) -> Table:
+async def scripted_match(store: SqlStore) -> Table:
     """Anna (N) and Dora (S) against the easy AI (E) and the normal AI (W). Between the hands Chris takes over
     West; in hand 2 the turn timer plays Anna's first card, and Dora leaves after her first card (the AI
     plays the rest of her hand)."""
@@ -111,7 +113,7 @@ async def scripted_match(store: SqliteStore) -> Table:
     return table
 
 
-async def rows(store: SqliteStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+async def rows(store: SqlStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     async with store.db.execute(sql, params) as cursor:
         return [tuple(row) for row in await cursor.fetchall()]
 
@@ -119,8 +121,8 @@ async def rows(store: SqliteStore, sql: str, *params: Any) -> list[tuple[Any, ..
 HAND_COLUMNS = "hand, seat, player, team, chose, trump, playing, made, nat, pit, points, roem, score"
 
 
-async def test_hand_rows_of_a_scripted_match_are_the_hands_worked_out_by_hand(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_hand_rows_of_a_scripted_match_are_the_hands_worked_out_by_hand(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         table = await scripted_match(store)
         got = await rows(store, f"SELECT {HAND_COLUMNS} FROM hand_stats WHERE table_id = ? ORDER BY hand, seat",
                          table.id)
@@ -141,8 +143,8 @@ async def test_hand_rows_of_a_scripted_match_are_the_hands_worked_out_by_hand(tm
         ])
 
 
-async def test_match_rows_results_partners_and_ratings(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_match_rows_results_partners_and_ratings(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         table = await scripted_match(store)
         anna, dora, chris = human_key(ANNA), human_key(DORA), human_key(CHRIS)
         easy, normal = ai_key("easy"), ai_key("normal")
@@ -173,8 +175,8 @@ async def test_match_rows_results_partners_and_ratings(tmp_path: Path) -> None:
         assert await rows(store, "SELECT count(*) FROM match_stats") == [(5,)]
 
 
-async def test_a_second_match_rates_from_the_stored_ratings_as_the_library_does(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_a_second_match_rates_from_the_stored_ratings_as_the_library_does(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         await scripted_match(store)
         before = {row[0]: Rating(row[1], row[2]) for row in await rows(
             store, "SELECT player, mu, sigma FROM ratings WHERE scope = 0")}
@@ -207,8 +209,8 @@ async def test_a_second_match_rates_from_the_stored_ratings_as_the_library_does(
         assert change == [(before[anna].mu, before[anna].sigma, pytest.approx(a.mu), pytest.approx(a.sigma))]
 
 
-async def test_one_ai_level_on_both_teams_keeps_its_rating(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_one_ai_level_on_both_teams_keeps_its_rating(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         seats = [SeatInfo(SeatKind.HUMAN, ANNA, "Anna"), SeatInfo(SeatKind.AI, None, "", Level.HARD),
                  SeatInfo(SeatKind.AI, None, "", Level.HARD), SeatInfo(SeatKind.AI, None, "", Level.HARD)]
         script = Script(store, seats, hands=1)
@@ -224,8 +226,8 @@ async def test_one_ai_level_on_both_teams_keeps_its_rating(tmp_path: Path) -> No
         assert rated == [(human_key(ANNA),)]  # the hard AI played itself: no update
 
 
-async def test_a_stopped_match_is_abandoned_for_the_stoppers_only_and_not_rated(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_a_stopped_match_is_abandoned_for_the_stoppers_only_and_not_rated(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         service = TableService(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600),
                                choose=lambda level, seed, view: view.legal[0])
         table = await service.create_table(host_id=ANNA, host_name="Anna", guild_id=GUILD, channel_id=CHANNEL,
@@ -254,8 +256,8 @@ async def test_a_stopped_match_is_abandoned_for_the_stoppers_only_and_not_rated(
         await service.close()
 
 
-async def test_player_stats_read_the_rows(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_player_stats_read_the_rows(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         await scripted_match(store)
         anna = await store.player_stats(human_key(ANNA), GUILD)
         assert (anna.won, anna.drawn, anna.lost, anna.abandoned, anna.played) == (1, 0, 0, 0, 1)
@@ -273,8 +275,8 @@ async def test_player_stats_read_the_rows(tmp_path: Path) -> None:
         assert (dora.abandoned, dora.played, dora.win_rate, dora.rating) == (1, 1, 0.0, None)
 
 
-async def test_leaderboard_and_history(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+async def test_leaderboard_and_history(new_store: StoreMaker) -> None:
+    async with new_store() as store:
         table = await scripted_match(store)
         board = await store.leaderboard(GUILD, None, 0, 10, min_matches=1)
         # Anna won; the easy AI and Chris lost from the same start (equal ratings: by key).
@@ -378,14 +380,14 @@ def test_bench_stats_generates_the_player_and_times_the_three_queries(tmp_path: 
     assert "review_hand_s" not in result  # the review's own benchmark adds it
 
 
-async def test_a_failing_statistics_write_never_stops_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def test_a_failing_statistics_write_never_stops_the_game(new_store: StoreMaker, monkeypatch: pytest.MonkeyPatch,
                                                                caplog: pytest.LogCaptureFixture) -> None:
     async def broken(*args: Any) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr("bot.store.stats.write_hand", broken)
     monkeypatch.setattr("bot.store.stats.write_match_end", broken)
-    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+    async with new_store() as store:
         table = await scripted_match(store)  # every action and the end are stored all the same
         assert await store.record(table.id) is not None
         assert await rows(store, "SELECT count(*) FROM actions WHERE table_id = ?", table.id) == [

@@ -160,7 +160,6 @@ async def seed_ratings(h: Harness, players: int) -> None:
             await db.execute("INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
                              "VALUES (?, ?, ?, ?, ?, ?, '2025-01-01T00:00:00.000Z')",
                              (scope, human_key(5000 + i), mu, sigma, mu - 3 * sigma, 5 + i))
-    await db.commit()
 
 
 @pytest.mark.parametrize(("user", "title", "line"), [

@@ -109,6 +109,26 @@ def test_a_database_that_cannot_be_opened(bot_env: Path, monkeypatch: pytest.Mon
     assert f"cannot open the database {bot_env / 'a-file' / 'bot.sqlite3'}" in err and "KLAVERJAS_DB" in err
 
 
+def test_an_unreachable_postgresql_database_is_one_message_without_its_password(
+        bot_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"postgresql://bot:hunter22@127.0.0.1:{closed_port()}/klaverjas")
+    assert run_bot() == 1
+    err = capsys.readouterr().err
+    assert "cannot open the database postgresql://bot:***@127.0.0.1" in err and "DATABASE_URL" in err
+    assert "hunter22" not in err and "Traceback" not in err
+    assert not (bot_env / "data").exists()  # SQLite was not opened instead
+
+
+def test_database_url_chooses_postgresql_and_must_be_one() -> None:
+    config = load_config({"DATABASE_URL": "postgresql://bot:hunter22@db/klaverjas"}, dotenv=None)
+    assert config.database_url == "postgresql://bot:hunter22@db/klaverjas"
+    assert config.database_name == "postgresql://bot:***@db/klaverjas" and "hunter22" not in repr(config)
+    assert load_config({}, dotenv=None).database_url is None
+    with pytest.raises(ConfigError, match="DATABASE_URL must be a PostgreSQL URL") as refused:
+        load_config({"DATABASE_URL": "mysql://bot:hunter22@db/klaverjas"}, dotenv=None)
+    assert "hunter22" not in str(refused.value)
+
+
 def test_no_token_and_bad_values_are_status_2(bot_env: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "")

@@ -1,0 +1,343 @@
+"""The two databases behind the store: SQLite (aiosqlite) and PostgreSQL (asyncpg), with one small interface.
+
+The store's SQL is written once, with ``?`` placeholders, in the subset both dialects agree on (``INSERT ...
+ON CONFLICT``, ``RETURNING``, ``SAVEPOINT``). What differs lives here and nowhere else: the placeholders
+(``$1`` in PostgreSQL), the current time as stored text, the lock that serialises one table's actions, index
+hints, how a migration script runs and where the schema version is kept. Both connections answer
+``execute`` the way aiosqlite does (awaited, or as ``async with ... as cursor``), with every row fetched at
+once, and raise ``Conflict`` when a unique key or a check refuses a write, whichever database refused it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import aiosqlite
+import asyncpg
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (newer schema, broken migration)."""
+
+
+class Conflict(StoreError):
+    """A write was refused because it would break a unique key or the table's state version (an action at a
+    position that is taken, or not the next): another writer got there first. Nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    name: str  # also the migrations' folder: bot/store/migrations (sqlite), bot/store/migrations/postgres
+    now: str  # SQL: the current UTC time, as the ISO text the store keeps (2024-05-01T20:15:00.123Z)
+    # SQL taking a lock, until the transaction ends, on one table's actions (parameter: the table id); None where
+    # the store's one writer already serialises every transaction.
+    lock_table: str | None
+    index_hints: bool  # SQLite's "INDEXED BY": the planner is told which index a slice of history uses
+
+    def indexed_by(self, index: str) -> str:
+        return f" INDEXED BY {index}" if self.index_hints else ""
+
+
+SQLITE = Dialect("sqlite", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", None, True)
+# klaverjas_now() is defined by migrations/postgres/0001_initial.sql.
+POSTGRES = Dialect("postgres", "klaverjas_now()", "SELECT pg_advisory_xact_lock(?)", False)
+
+_QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|\?")
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2 ...``; question marks in quotes or comments stay."""
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(0) != "?":
+            return match.group(0)
+        count += 1
+        return f"${count}"
+
+    return _QUOTED_OR_MARK.sub(replace, sql)
+
+
+class Cursor:
+    """The rows of one statement, fetched."""
+
+    def __init__(self, rows: Iterable[Any]) -> None:
+        self._rows = list(rows)
+
+    async def fetchone(self) -> Any:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> list[Any]:
+        return self._rows
+
+
+class _Run:
+    """What ``execute`` returns: awaited, or entered with ``async with``, it gives the statement's cursor."""
+
+    def __init__(self, run: Any) -> None:
+        self._run = run
+
+    def __await__(self) -> Generator[Any, None, Cursor]:
+        return self._run.__await__()  # type: ignore[no-any-return]
+
+    async def __aenter__(self) -> Cursor:
+        return await self._run  # type: ignore[no-any-return]
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        return None
+
+
+class Connection:
+    """One database as the store uses it."""
+
+    dialect: Dialect
+    name: str  # for messages: the file, or the server and database
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> _Run:
+        return _Run(self._fetch(sql, parameters))
+
+    async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    async def script(self, sql: str) -> None:
+        """Run a migration script (several statements) inside the current transaction."""
+        raise NotImplementedError
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One write transaction: committed when the block ends, rolled back when it raises. Every statement
+        inside (the helpers' too) belongs to it; no other coroutine's statement does."""
+        raise NotImplementedError
+
+    async def write(self, sql: str, parameters: Sequence[Any]) -> None:
+        """One write statement, committed at once."""
+        async with self.transaction():
+            await self.execute(sql, parameters)
+
+    def migrating(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """The one transaction that applies the pending migrations and records the new schema version."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        raise NotImplementedError
+
+    async def set_schema_version(self, version: int) -> None:
+        """Inside the migration's transaction."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class SqliteConnection(Connection):
+    """One aiosqlite connection in WAL mode for the whole process, and one write lock: a write must not land inside
+    another coroutine's open transaction (it would be committed or rolled back with it, and "stored" could be
+    said of an uncommitted action)."""
+
+    dialect = SQLITE
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self.db = db
+        self.name = str(path)
+        self._writing = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> SqliteConnection:
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level None: we write BEGIN/COMMIT ourselves, so a migration is one transaction.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        return cls(db, path)
+
+    async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        try:
+            async with self.db.execute(sql, tuple(parameters)) as cursor:
+                return Cursor(await cursor.fetchall())
+        except sqlite3.IntegrityError as error:
+            raise Conflict(str(error)) from error
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self.db.executemany(sql, [tuple(row) for row in rows])
+        except sqlite3.IntegrityError as error:
+            raise Conflict(str(error)) from error
+
+    async def script(self, sql: str) -> None:
+        # Statement by statement rather than executescript, which would commit before a data step could run.
+        for statement in statements(sql):
+            await self.db.execute(statement)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        async with self._writing:
+            await self.db.execute("BEGIN")
+            try:
+                yield
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def write(self, sql: str, parameters: Sequence[Any]) -> None:
+        async with self._writing:
+            await self.execute(sql, parameters)
+
+    @contextlib.asynccontextmanager
+    async def migrating(self) -> AsyncIterator[None]:
+        """The migration's transaction (the bot is the only writer while it starts)."""
+        await self.db.execute("BEGIN")
+        try:
+            yield
+            await self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                await self.db.execute("ROLLBACK")
+            raise
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def set_schema_version(self, version: int) -> None:
+        await self.db.execute(f"PRAGMA user_version = {int(version)}")
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+# The transaction the current task is in, per PostgreSQL store: its statements go to that connection.
+_bound: contextvars.ContextVar[dict[int, Any] | None] = contextvars.ContextVar(
+    "klaverjas_pg_transaction", default=None)
+MIGRATION_LOCK = 0x6B6C6A73  # advisory lock key of the migrations: one process migrates, the others wait
+
+
+class PostgresConnection(Connection):
+    """A pool of asyncpg connections: a statement outside a transaction takes any connection; a transaction keeps
+    one for all its statements, the helpers' included (found through a context variable), so nothing else runs
+    inside it. Several processes may share the database: each table's actions are serialised by the
+    advisory lock of ``POSTGRES.lock_table``."""
+
+    dialect = POSTGRES
+
+    def __init__(self, pool: asyncpg.Pool, name: str) -> None:
+        self.pool = pool
+        self.name = name
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresConnection:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
+        return cls(pool, safe_url(url))
+
+    def _conn(self) -> Any:
+        bound = _bound.get()
+        return bound.get(id(self)) if bound is not None else None
+
+    async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        conn = self._conn()
+        try:
+            if conn is not None:
+                return Cursor(await conn.fetch(numbered(sql), *parameters))
+            return Cursor(await self.pool.fetch(numbered(sql), *parameters))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise Conflict(str(error)) from error
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = [tuple(row) for row in rows]
+        if not rows:
+            return
+        conn = self._conn()
+        try:
+            if conn is not None:
+                await conn.executemany(numbered(sql), rows)
+            else:
+                await self.pool.executemany(numbered(sql), rows)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise Conflict(str(error)) from error
+
+    async def script(self, sql: str) -> None:
+        conn = self._conn()
+        assert conn is not None, "a migration script runs in the migration's transaction"
+        await conn.execute(sql)  # no parameters: the simple protocol, which takes several statements
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        if self._conn() is not None:
+            raise StoreError("a transaction inside a transaction")
+        async with self.pool.acquire() as conn, conn.transaction():
+            bound = dict(_bound.get() or {})
+            bound[id(self)] = conn
+            token = _bound.set(bound)
+            try:
+                yield
+            finally:
+                _bound.reset(token)
+
+    async def write(self, sql: str, parameters: Sequence[Any]) -> None:
+        await self.execute(sql, parameters)  # autocommit
+
+    @contextlib.asynccontextmanager
+    async def migrating(self) -> AsyncIterator[None]:
+        """The migration's transaction, under an advisory lock: processes starting together migrate one by one
+        (the later ones find nothing pending)."""
+        async with self.transaction():
+            await self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            await self.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            yield
+
+    async def schema_version(self) -> int:
+        exists = await (await self.execute("SELECT to_regclass('schema_version') IS NOT NULL")).fetchone()
+        if not exists[0]:
+            return 0
+        row = await (await self.execute("SELECT max(version) FROM schema_version")).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    async def set_schema_version(self, version: int) -> None:
+        await self.execute("DELETE FROM schema_version")
+        await self.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of a SQLite migration script, each whole (a trigger's body included), comments kept."""
+    out: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip())
+            pending = ""
+    rest = "\n".join(line for line in pending.splitlines() if not line.strip().startswith("--")).strip()
+    if rest:
+        raise StoreError(f"a migration ends in an unfinished statement: {rest[:80]!r}")
+    return out
+
+
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))

@@ -1,0 +1,527 @@
+"""The store: tables, seats, actions, Discord facts, server defaults, statistics and reviews, in SQL.
+
+Written once for both databases (``bot.store.backend``: SQLite by default, PostgreSQL when ``DATABASE_URL`` names
+one); ``bot.store.sqlite.SqliteStore`` and ``bot.store.postgres.PostgresStore`` only open their connection. The
+numbered scripts in ``bot/store/migrations`` (PostgreSQL's in ``migrations/postgres``, same numbers) are applied
+at start in one transaction. Every action is committed before the service announces it, so a restart replays
+exactly what players saw acknowledged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
+from bot.stats.ratings import MIN_MATCHES
+from bot.store import stats
+from bot.store.backend import Conflict, Connection, Dialect, StoreError
+from bot.store.codec import decode_action, encode_action
+from bot.tables.model import (
+    AccuracyPoint,
+    Actor,
+    Delivery,
+    PlayedMatch,
+    ReviewStatus,
+    SeatInfo,
+    SeatKind,
+    StoredReview,
+    Table,
+    TableSettings,
+    TableStatus,
+)
+from engine.actions import Action, Call
+from engine.ai.hints import Hint, HintCode
+from engine.ai.players import Level
+from engine.ai.review_summary import DecisionReview, MatchReview, PlayerReview, summarise
+from engine.cards import SEATS, Card, Seat
+from engine.events import Event
+from engine.game import Game
+from engine.record import export_record
+
+log = logging.getLogger(__name__)
+
+# Who a forgotten user becomes in the games they played (not a Discord id: those start far above 0).
+ANONYMOUS = 0
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def _folder(dialect: str) -> Traversable:
+    folder = resources.files("bot.store") / "migrations"
+    return folder if dialect == "sqlite" else folder / dialect
+
+
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(number, file name, SQL) of every migration script of a dialect, in order; numbers must run 1, 2, 3 ..."""
+    found: list[tuple[int, str, str]] = []
+    for entry in _folder(dialect).iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    for expected, (number, name, _) in enumerate(found, start=1):
+        if number != expected:
+            raise StoreError(f"migration {name} is out of sequence: expected number {expected:04d}")
+    return found
+
+
+async def _backfill_stats(store: SqlStore) -> None:
+    await stats.backfill(store.db, store.load_table)
+
+
+# Python steps of a migration, in the migration's transaction: rows that only replaying stored games can give.
+DATA_STEPS: dict[int, Callable[[SqlStore], Awaitable[None]]] = {6: _backfill_stats}
+
+
+class _TooNew(Exception):
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+
+def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    """INSERT of one row that replaces the row with the same ``key`` (SQL both dialects take)."""
+    marks = ", ".join("?" for _ in columns)
+    updates = ", ".join(f"{column} = excluded.{column}" for column in columns if column not in key)
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
+            f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}")
+
+
+_SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "away", "misses", "delivery",
+                 "dm_channel_id", "hand_message_id", "pending_user_id", "pending_name", "pending_delivery")
+
+
+class SqlStore:
+    """Everything the bot keeps, over one ``Connection`` (opened by the subclass's ``connect``)."""
+
+    def __init__(self) -> None:
+        self._db: Connection | None = None
+
+    async def connect(self) -> Connection:
+        raise NotImplementedError
+
+    @property
+    def db(self) -> Connection:
+        if self._db is None:
+            raise StoreError("the store is not open: call await store.open() first")
+        return self._db
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.db.dialect
+
+    async def open(self) -> SqlStore:
+        self._db = await self.connect()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def __aenter__(self) -> SqlStore:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def schema_version(self) -> int:
+        return await self.db.schema_version()
+
+    async def migrate(self) -> int:
+        """Apply the pending migrations, and the data step of any that has one, in one transaction; returns the
+        schema version."""
+        scripts = migrations(self.dialect.name)
+        try:
+            async with self.db.migrating():
+                current = await self.schema_version()
+                if current > len(scripts):
+                    raise _TooNew(current)
+                pending = [(number, sql) for number, _, sql in scripts if number > current]
+                if not pending:
+                    return current
+                for _, sql in pending:
+                    await self.db.script(sql)
+                # The steps run this code, which reads the newest schema: so after every script, in number order.
+                for number, _ in pending:
+                    step = DATA_STEPS.get(number)
+                    if step is not None:
+                        await step(self)
+                await self.db.set_schema_version(len(scripts))
+        except _TooNew as error:
+            raise StoreError(f"{self.db.name} has schema version {error.version}, newer than this bot knows "
+                             f"({len(scripts)}): update the bot or use another database") from None
+        except Exception as error:
+            raise StoreError(f"migrating {self.db.name} failed, nothing was changed: {error}") from error
+        return len(scripts)
+
+    async def _counted(self, table: Table, write: Awaitable[object]) -> None:
+        """The statistics of an action or a match's end, in its transaction; should they fail (a bug), the game
+        goes on: the action or the end is stored without them, and the failure is logged."""
+        await self.db.execute("SAVEPOINT stats")
+        try:
+            await write
+        except Exception:
+            await self.db.execute("ROLLBACK TO stats")
+            log.exception("table %s: statistics not written", table.id)
+        await self.db.execute("RELEASE stats")
+
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.db.transaction()
+
+    async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
+        await self.db.write(sql, parameters)
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One write transaction, for the stores built on this connection (``bot.store.tournaments``)."""
+        return self._transaction()
+
+    async def write(self, sql: str, parameters: tuple[Any, ...]) -> None:
+        """One write statement (committed at once)."""
+        await self._write(sql, parameters)
+
+    # ------------------------------------------------------------ tables
+
+    async def create_table(self, table: Table) -> int:
+        async with self._transaction():
+            cursor = await self.db.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+                (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
+                 json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
+            row = await cursor.fetchone()
+            table_id = int(row[0])
+            await self._write_seats(table_id, table)
+        return table_id
+
+    async def save_table(self, table: Table) -> None:
+        """Keep the table; a match's end (finished or stopped) is stored with its statistics and rating updates,
+        once."""
+        async with self._transaction():
+            await self.db.execute(
+                "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
+                "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
+                f"status = ?, settings = ?, updated_at = {self.dialect.now} WHERE id = ?",
+                (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
+                 table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
+                 table.stored_status.value, json.dumps(table.settings.to_dict()), table.id))
+            await self._write_seats(table.id, table)
+            await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
+
+    async def _write_seats(self, table_id: int, table: Table) -> None:
+        await self.db.executemany(
+            upsert("seats", _SEAT_COLUMNS, ("table_id", "seat")),
+            [(table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value, int(info.away),
+              info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id, info.pending_user_id,
+              info.pending_name, info.pending_delivery.value)
+             for seat, info in zip(SEATS, table.seats, strict=True)])
+
+    async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
+                            user_id: int | None, events: Sequence[Event] = ()) -> None:
+        """Store one action; when its ``events`` settle a hand, that hand's statistics go in the same transaction."""
+        kind, data = encode_action(action)
+        async with self._transaction():
+            # Another process may share the database (PostgreSQL): the table's lock, then its state version. The
+            # action goes in only at the next position; the primary key (table_id, seq) refuses a second write.
+            if self.dialect.lock_table is not None:
+                await self.db.execute(self.dialect.lock_table, (table.id,))
+            async with self.db.execute("SELECT count(*) FROM actions WHERE table_id = ?", (table.id,)) as cursor:
+                row = await cursor.fetchone()
+            if int(row[0]) != seq:
+                raise Conflict(f"table {table.id}: action {seq} is not the next ({row[0]} are stored)")
+            await self.db.execute(
+                "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
+            await self._counted(table, stats.write_hand(self.db, table, seq, events))
+
+    async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
+        async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",
+                                   (table_id,)) as cursor:
+            rows = await cursor.fetchall()
+        out: list[tuple[Action, Actor]] = []
+        for expected, row in enumerate(rows):
+            if row["seq"] != expected:
+                raise StoreError(f"table {table_id}: action {expected} is missing from the store")
+            out.append((decode_action(row["kind"], row["data"]), Actor(row["actor"])))
+        return out
+
+    async def load_table(self, table_id: int) -> Table | None:
+        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return await self._table_from_row(row) if row is not None else None
+
+    async def _table_from_row(self, row: Any) -> Table:
+        settings = TableSettings.from_dict(json.loads(row["settings"]))
+        table = Table(id=row["id"], host_id=row["host_id"], settings=settings, seed=row["seed"],
+                      guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+                      lobby_message_id=row["lobby_message_id"], table_message_id=row["table_message_id"],
+                      prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
+                      rematch_id=row["rematch_id"], tournament_id=row["tournament_id"],
+                      opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
+                      status=TableStatus(row["status"]), game=Game(settings.rules))
+        async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
+            for seat_row in await cursor.fetchall():
+                table.seats[Seat.parse(seat_row["seat"])] = SeatInfo(
+                    SeatKind(seat_row["kind"]), seat_row["user_id"], seat_row["name"], Level(seat_row["ai_level"]),
+                    bool(seat_row["away"]), seat_row["misses"], Delivery(seat_row["delivery"]),
+                    seat_row["dm_channel_id"], seat_row["hand_message_id"], seat_row["pending_user_id"],
+                    seat_row["pending_name"], Delivery(seat_row["pending_delivery"]))
+        return table
+
+    async def delete_lobby(self, table_id: int) -> None:
+        """Remove a lobby that never got its message (its seats go with it); a started table is never removed."""
+        async with self._transaction():
+            await self.db.execute("UPDATE tables SET rematch_id = NULL WHERE rematch_id = ?", (table_id,))
+            await self.db.execute("DELETE FROM tables WHERE id = ? AND status = 'lobby'", (table_id,))
+
+    async def set_announced(self, table_id: int, count: int) -> None:
+        """The front end finished announcing the table's first ``count`` actions."""
+        await self._write("UPDATE tables SET announced = ? WHERE id = ? AND (announced IS NULL OR announced < ?)",
+                          (count, table_id, count))
+
+    async def announced(self, table_id: int) -> int | None:
+        """How many of the table's actions were announced in full; None when not known."""
+        async with self.db.execute("SELECT announced FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row["announced"]) if row is not None and row["announced"] is not None else None
+
+    async def table_in_thread(self, thread_id: int) -> int | None:
+        """The table whose thread this is, whatever its status."""
+        async with self.db.execute("SELECT id FROM tables WHERE thread_id = ? ORDER BY id LIMIT 1",
+                                   (thread_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row["id"]) if row is not None else None
+
+    async def load_running(self) -> list[tuple[Table, list[tuple[Action, Actor]]]]:
+        """Tables in the lobby or playing, with their actions, to rebuild after a restart."""
+        async with self.db.execute("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id") as cursor:
+            rows = await cursor.fetchall()
+        out = []
+        for row in rows:
+            table = await self._table_from_row(row)
+            out.append((table, await self.actions(table.id)))
+        return out
+
+    async def recent_matches(self, guild_id: int, user_id: int, limit: int) -> list[tuple[Table, str]]:
+        """Tables of a server that are over (finished or stopped after their first deal) which ``user_id``
+        hosted or sits at, newest first, with when each was last changed (its end)."""
+        async with self.db.execute(
+                "SELECT * FROM tables WHERE status IN ('finished', 'stopped') AND guild_id = ? "
+                "AND (host_id = ? OR id IN (SELECT table_id FROM seats WHERE user_id = ?)) "
+                "AND EXISTS (SELECT 1 FROM actions WHERE actions.table_id = tables.id) "
+                "ORDER BY updated_at DESC, id DESC LIMIT ?", (guild_id, user_id, user_id, limit)) as cursor:
+            rows = await cursor.fetchall()
+        return [(await self._table_from_row(row), str(row["updated_at"])) for row in rows]
+
+    async def updated_at(self, table_id: int) -> str | None:
+        """When the table was last changed (for a match that is over: its end), as stored."""
+        async with self.db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row["updated_at"]) if row is not None else None
+
+    # ------------------------------------------------------------ server defaults and meta
+
+    async def guild_defaults(self, guild_id: int) -> TableSettings | None:
+        async with self.db.execute("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+        return TableSettings.from_dict(json.loads(row["settings"])) if row is not None else None
+
+    async def set_guild_defaults(self, guild_id: int, settings: TableSettings) -> None:
+        await self._write(upsert("guild_settings", ("guild_id", "settings"), ("guild_id",)),
+                          (guild_id, json.dumps(settings.to_dict())))
+
+    async def user_delivery(self, user_id: int) -> Delivery | None:
+        """Where this user wants their private hand; None when they never said."""
+        async with self.db.execute("SELECT delivery FROM user_prefs WHERE user_id = ?", (user_id,)) as cursor:
+            row = await cursor.fetchone()
+        return Delivery(row["delivery"]) if row is not None else None
+
+    async def set_user_delivery(self, user_id: int, delivery: Delivery) -> None:
+        await self._write(upsert("user_prefs", ("user_id", "delivery"), ("user_id",)),
+                          (user_id, delivery.value))
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row["value"]) if row is not None else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(upsert("meta", ("key", "value"), ("key",)), (key, value))
+
+    async def record(self, table_id: int) -> dict[str, Any]:
+        """The stored game of a table as a ``klaverjas-record/1`` object."""
+        table = await self.load_table(table_id)
+        if table is None:
+            raise StoreError(f"no table {table_id} in {self.db.name}")
+        game = Game(table.rules)
+        game.apply_all(action for action, _ in await self.actions(table_id))
+        return export_record(game)
+
+    # ------------------------------------------------------------ statistics (bot.store.stats)
+
+    async def player_stats(self, player: str, scope: int | None) -> PlayerStats:
+        return await stats.player_stats(self.db, player, scope)
+
+    async def leaderboard(self, scope: int, since: str | None, page: int, per_page: int,
+                          min_matches: int = MIN_MATCHES) -> BoardPage:
+        return await stats.leaderboard(self.db, scope, since, page, per_page, min_matches)
+
+    async def history(self, guild_id: int, player: str, limit: int) -> list[HistoryEntry]:
+        return await stats.history(self.db, guild_id, player, limit)
+
+    async def forget_user(self, user_id: int) -> None:
+        """``/klaverjas forget-me``: the user's Discord id becomes ``ANONYMOUS`` in every stored game, and their
+        name, DM channel, preferences, statistics, ratings and reviews are deleted, in one transaction; their
+        tournament entries stay in the standings, anonymous.
+
+        The games stay valid records: a record holds seats and cards, never who sat there."""
+        player = f"u:{user_id}"
+        async with self._transaction():
+            db = self.db
+            await db.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL WHERE user_id = ?",
+                             (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '' WHERE pending_user_id = ?",
+                             (user_id,))
+            await db.execute("UPDATE actions SET user_id = ? WHERE user_id = ?", (ANONYMOUS, user_id))
+            await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+            await stats.forget(db, player)
+            await db.execute("DELETE FROM review_decisions WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM review_players WHERE user_id = ?", (user_id,))
+            # An entry stays in its tournament's standings, anonymous: minus its own id, as one tournament holds
+            # each user once (a forgotten pair partner keeps the entry a pair).
+            await db.execute("UPDATE tournament_entries SET user_id = -id, name = '' WHERE user_id = ?", (user_id,))
+            await db.execute("UPDATE tournament_entries SET partner_id = ?, partner_name = '' WHERE partner_id = ?",
+                             (ANONYMOUS, user_id))
+            await db.execute("UPDATE tournaments SET creator_id = ? WHERE creator_id = ?", (ANONYMOUS, user_id))
+
+    async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each user last sat at a table with (for images, which cannot show mentions)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self.db.execute(f"SELECT user_id, name FROM seats WHERE user_id IN ({marks}) AND name != '' "
+                                   "ORDER BY table_id", tuple(user_ids)) as cursor:
+            return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}
+
+    # ------------------------------------------------------------ match reviews (bot.tables.reviews)
+
+    async def action_players(self, table_id: int) -> list[int | None]:
+        """Parallel to ``actions``: the user id on each call and card a human made, None on every other
+        action (the AI's, the timer's, chance's, claims): whose decisions a review looks at."""
+        async with self.db.execute("SELECT kind, actor, user_id FROM actions WHERE table_id = ? ORDER BY seq",
+                                   (table_id,)) as cursor:
+            rows = await cursor.fetchall()
+        return [row["user_id"] if row["actor"] == Actor.HUMAN.value and row["kind"] in ("call", "card") else None
+                for row in rows]
+
+    async def unreviewed(self) -> list[int]:
+        """Finished matches with a human's call or card that have no review yet, oldest first."""
+        async with self.db.execute(
+                "SELECT id FROM tables t WHERE status = 'finished' "
+                "AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.table_id = t.id) "
+                "AND EXISTS (SELECT 1 FROM actions a WHERE a.table_id = t.id AND a.actor = 'human' "
+                "AND a.kind IN ('call', 'card')) ORDER BY id") as cursor:
+            return [int(row["id"]) for row in await cursor.fetchall()]
+
+    async def save_review(self, table_id: int, review: MatchReview) -> None:
+        """Keep a match's review: its decisions and each person's summary, in one transaction."""
+        async with self._transaction():
+            await self.db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+            await self.db.execute("INSERT INTO reviews (table_id, status, hands) VALUES (?, ?, ?)",
+                                  (table_id, ReviewStatus.DONE.value, review.hands))
+            await self.db.executemany(
+                "INSERT INTO review_decisions (table_id, seq, hand, trick, seat, user_id, choice, best, cost, "
+                "samples, reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, d.index, d.hand, d.trick, d.seat.letter, d.player, _notation(d.choice),
+                  _notation(d.best), d.cost, d.samples, d.reason.code.value if d.reason else None,
+                  json.dumps(dict(d.reason.params)) if d.reason else None) for d in review.decisions])
+            await self.db.executemany(
+                "INSERT INTO review_players (table_id, user_id, seat, decisions, accurate, lost, hands, "
+                "lost_by_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, p.player, p.seat.letter, p.decisions, p.accurate, p.lost, p.hands,
+                  json.dumps(list(p.lost_by_hand))) for p in review.players])
+
+    async def review_failed(self, table_id: int, hands: int, error: str) -> None:
+        """A review that broke off: kept as failed, so it is not tried again at every start."""
+        # Replaced whole, the decisions of an earlier review with it (as SQLite's INSERT OR REPLACE did).
+        async with self._transaction():
+            await self.db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+            await self.db.execute("INSERT INTO reviews (table_id, status, hands, error) VALUES (?, ?, ?, ?)",
+                                  (table_id, ReviewStatus.FAILED.value, hands, error[:500]))
+
+    async def review(self, table_id: int) -> StoredReview | None:
+        """A match's stored review; None when it has none (yet)."""
+        async with self.db.execute("SELECT r.status, r.hands, t.guild_id FROM reviews r JOIN tables t "
+                                   "ON t.id = r.table_id WHERE r.table_id = ?", (table_id,)) as cursor:
+            head = await cursor.fetchone()
+        if head is None:
+            return None
+        async with self.db.execute("SELECT * FROM review_decisions WHERE table_id = ? ORDER BY seq",
+                                   (table_id,)) as cursor:
+            decisions = tuple(_decision(row) for row in await cursor.fetchall())
+        async with self.db.execute("SELECT * FROM review_players WHERE table_id = ?", (table_id,)) as cursor:
+            rows = await cursor.fetchall()
+        players = []
+        for row in sorted(rows, key=lambda r: (SEATS.index(Seat.parse(r["seat"])), r["user_id"])):
+            mine = [d for d in decisions if d.player == row["user_id"]]
+            worst = summarise(row["user_id"], Seat.parse(row["seat"]), mine, head["hands"], row["hands"]).worst
+            players.append(PlayerReview(row["user_id"], Seat.parse(row["seat"]), row["decisions"], row["accurate"],
+                                        row["lost"], row["hands"], tuple(json.loads(row["lost_by_hand"])), worst))
+        return StoredReview(table_id, head["guild_id"], ReviewStatus(head["status"]),
+                            MatchReview(head["hands"], decisions, tuple(players)))
+
+    async def accuracy(self, user_id: int, guild_id: int | None = None) -> list[AccuracyPoint]:
+        """A person's reviewed matches, oldest first (in one server, or everywhere): accuracy over time."""
+        where = "rp.user_id = ? AND r.status = 'done'" + (" AND t.guild_id = ?" if guild_id is not None else "")
+        parameters = (user_id, guild_id) if guild_id is not None else (user_id,)
+        async with self.db.execute(
+                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.accurate, rp.lost, rp.hands "
+                "FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
+                f"JOIN tables t ON t.id = rp.table_id WHERE {where} ORDER BY t.updated_at, rp.table_id",
+                parameters) as cursor:
+            rows = await cursor.fetchall()
+        return [AccuracyPoint(row["table_id"], row["guild_id"], row["updated_at"], row["decisions"], row["accurate"],
+                              row["lost"], row["hands"]) for row in rows]
+
+    async def played_matches(self, user_id: int, guild_id: int, limit: int = 25) -> list[PlayedMatch]:
+        """The finished matches of this server in which the person made a call or played a card, newest first."""
+        async with self.db.execute(
+                "SELECT t.id, t.updated_at FROM tables t WHERE t.status = 'finished' AND t.guild_id = ? "
+                "AND t.id IN (SELECT table_id FROM actions WHERE user_id = ?) ORDER BY t.id DESC LIMIT ?",
+                (guild_id, user_id, limit)) as cursor:
+            tables = await cursor.fetchall()
+        out = []
+        for row in tables:
+            async with self.db.execute("SELECT seat, kind, name FROM seats WHERE table_id = ?",
+                                       (row["id"],)) as cursor:
+                names = {Seat.parse(seat["seat"]): seat["name"] if seat["kind"] == SeatKind.HUMAN.value else ""
+                         for seat in await cursor.fetchall()}
+            out.append(PlayedMatch(row["id"], row["updated_at"],
+                                   (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
+                                    names.get(Seat.W, ""))))
+        return out
+
+
+def _notation(choice: Card | Call) -> str:
+    return choice.notation if isinstance(choice, Card) else choice.value
+
+
+def _decision(row: Any) -> DecisionReview:
+    call = row["trick"] is None
+    choice: Card | Call = Call.parse(row["choice"]) if call else Card.parse(row["choice"])
+    best: Card | Call = Call.parse(row["best"]) if call else Card.parse(row["best"])
+    reason = Hint(best, HintCode(row["reason"]), json.loads(row["params"])) if row["reason"] else None
+    return DecisionReview(row["seq"], row["hand"], row["trick"], Seat.parse(row["seat"]), row["user_id"], choice,
+                          best, row["cost"], row["samples"], reason)

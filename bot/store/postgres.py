@@ -1,0 +1,20 @@
+"""The store in PostgreSQL through asyncpg, for a bot past one machine (``bot.store.base`` holds the SQL).
+
+Chosen by ``DATABASE_URL`` (``postgresql://user:password@host/database``). Several processes may share the
+database: migrations wait for each other (an advisory lock), and each table's actions are appended under an
+advisory lock on the table, at the next position only (``SqlStore.append_action``).
+"""
+
+from __future__ import annotations
+
+from bot.store.backend import Connection, PostgresConnection
+from bot.store.base import SqlStore
+
+
+class PostgresStore(SqlStore):
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+
+    async def connect(self) -> Connection:
+        return await PostgresConnection.open(self.url)

@@ -1,0 +1,187 @@
+"""The store itself, against both databases: the migrations of the two dialects, refused and racing writes,
+forget-me, tournaments and the dialect helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+
+import pytest
+from pg_server import StoreMaker
+
+from bot.store.backend import Conflict, numbered
+from bot.store.base import ANONYMOUS, SqlStore, migrations
+from bot.store.tournaments import DuplicateEntry, TournamentStore
+from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
+from bot.tables.registry import TableRegistry
+from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
+from engine.actions import Deal
+from engine.ai.players import Level
+from engine.cards import DECK, SEATS, Seat
+from engine.game import Game
+from engine.settings import Rules
+
+ANNA, BERT = 700000000000000001, 700000000000000002  # Discord ids need 64 bits
+GUILD = 910000000000000001
+
+
+def test_both_dialects_have_the_same_migration_numbers() -> None:
+    sqlite = migrations("sqlite")
+    postgres = migrations("postgres")
+    assert [number for number, _, _ in sqlite] == [number for number, _, _ in postgres]
+    # Same number, same name: the scripts are one migration in two dialects.
+    assert [name for _, name, _ in sqlite] == [name for _, name, _ in postgres]
+
+
+def test_placeholders_are_numbered_outside_quotes_and_comments() -> None:
+    assert numbered("SELECT ? , '?', \"a?\" FROM t -- why?\nWHERE a = ? AND b = ?") == (
+        "SELECT $1 , '?', \"a?\" FROM t -- why?\nWHERE a = $2 AND b = $3")
+
+
+def a_deal(shift: int) -> Deal:
+    cards = DECK[shift:] + DECK[:shift]
+    return Deal.from_cards(Seat.W, {seat: list(cards[8 * i:8 * i + 8]) for i, seat in enumerate(SEATS)})
+
+
+def new_table(seats: list[SeatInfo] | None = None) -> Table:
+    settings = TableSettings(Rules().with_changes(length="1"), ai_level=Level.NORMAL)
+    ai = SeatInfo(SeatKind.AI, None, "", Level.HARD)
+    return Table(id=0, host_id=ANNA, settings=settings, seed=(1 << 62) - 3, guild_id=GUILD, channel_id=GUILD + 1,
+                 seats=seats or [ai, ai, SeatInfo(SeatKind.HUMAN, ANNA, "Anna", delivery=Delivery.THREAD), ai],
+                 game=Game(settings.rules))
+
+
+async def started(store: SqlStore) -> tuple[TableRegistry, Table]:
+    registry = TableRegistry(store)
+    table = new_table()
+    await registry.register(table)
+    table.status = TableStatus.PLAYING
+    await registry.save(table)
+    return registry, table
+
+
+async def test_tables_and_seats_keep_every_field_and_64_bit_ids(store: SqlStore) -> None:
+    _, table = await started(store)
+    table.thread_id, table.prompt_message_id, table.prompt_version = GUILD + 2, GUILD + 3, 4
+    table.seats[Seat.N] = SeatInfo(SeatKind.HUMAN, BERT, "Bert", Level.EASY, True, 2, Delivery.DM, GUILD + 5,
+                                   GUILD + 6, ANNA, "Anna", Delivery.THREAD)
+    await store.save_table(table)
+    loaded = await store.load_table(table.id)
+    assert loaded is not None
+    assert (loaded.seed, loaded.thread_id, loaded.prompt_message_id, loaded.prompt_version) == (
+        table.seed, GUILD + 2, GUILD + 3, 4)
+    assert loaded.seats == table.seats
+    assert await store.table_in_thread(GUILD + 2) == table.id
+    assert await store.names_of([BERT, ANNA]) == {BERT: "Bert", ANNA: "Anna"}
+
+
+async def test_a_taken_or_skipped_position_is_refused_and_the_game_rolled_back(store: SqlStore) -> None:
+    registry, table = await started(store)
+    deal = a_deal(3)
+    await registry.apply(table, None, deal, Actor.CHANCE, None)
+    # Someone else (another process) appended the next action first: this one must not go in after it.
+    game = Game(table.rules)
+    game.apply(deal)
+    other = game.legal_actions()[0]
+    await store.append_action(table, 1, other, game.to_act, Actor.HUMAN, ANNA)
+    mine = table.game.legal_actions()[-1]
+    with pytest.raises(Conflict):
+        await registry.apply(table, table.game.to_act, mine, Actor.HUMAN, ANNA)
+    assert len(table.game.actions) == 1  # memory matches what this process stored, not more
+    with pytest.raises(Conflict):  # a position beyond the next one: a gap is refused too
+        await store.append_action(table, 5, other, game.to_act, Actor.HUMAN, ANNA)
+    assert [action for action, _ in await store.actions(table.id)] == [deal, other]
+
+
+async def test_racing_writers_store_one_action_per_position(new_store: StoreMaker) -> None:
+    """Two stores on one database (for PostgreSQL: two processes' pools; for SQLite one store, its only use)
+    append at one position at once: exactly one wins, the others get Conflict, nothing is doubled."""
+    async with new_store() as first:
+        _, table = await started(first)
+        deal = a_deal(5)
+        second = new_store() if first.dialect.name == "postgres" else first
+        if second is not first:
+            await second.open()
+        try:
+            game = Game(table.rules)
+            game.apply(deal)
+            writers = [first, second] * 4
+            results = await asyncio.gather(*(w.append_action(table, 0, deal, None, Actor.CHANCE, None)
+                                             for w in writers), return_exceptions=True)
+            assert sum(1 for r in results if r is None) == 1
+            assert all(isinstance(r, Conflict) for r in results if r is not None), results
+            # Then each writer races for the next position: again one wins.
+            calls = game.legal_actions()
+            results = await asyncio.gather(*(w.append_action(table, 1, calls[i % len(calls)], game.to_act,
+                                                             Actor.HUMAN, ANNA) for i, w in enumerate(writers)),
+                                           return_exceptions=True)
+            assert sum(1 for r in results if r is None) == 1
+            assert len(await first.actions(table.id)) == 2
+        finally:
+            if second is not first:
+                await second.close()
+
+
+async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlStore) -> None:
+    _, table = await started(store)
+    await store.set_user_delivery(ANNA, Delivery.THREAD)
+    await store.set_user_delivery(ANNA, Delivery.DM)  # replaced, not doubled
+    assert await store.user_delivery(ANNA) is Delivery.DM
+    tournaments = TournamentStore(store)
+    tournament_id = await tournaments.create_tournament(tournament())
+    entry_id = await tournaments.add_entry(Entry(0, tournament_id, ANNA, "Anna", 1.5, BERT, "Bert"))
+    await store.forget_user(ANNA)
+    loaded = await store.load_table(table.id)
+    assert loaded is not None and loaded.host_id == ANONYMOUS
+    assert loaded.seats[Seat.S].user_id == ANONYMOUS and loaded.seats[Seat.S].name == ""
+    assert await store.user_delivery(ANNA) is None
+    entry = await tournaments.entry(entry_id)
+    assert entry is not None and entry.user_id == -entry_id and entry.name == "" and entry.partner_id == BERT
+
+
+def tournament(**changes: object) -> Tournament:
+    settings = TableSettings(Rules().with_changes(length="2"), ai_level=Level.NORMAL)
+    base = Tournament(0, GUILD, GUILD + 1, "Vrijdag", ANNA, settings, seed=(1 << 62) + 1, opened_at=1.5e9,
+                      closes_at=1.5e9 + 86400.25)
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+async def test_tournaments_entries_and_config_round_trip(store: SqlStore) -> None:
+    tournaments = TournamentStore(store)
+    first = await tournaments.create_tournament(tournament())
+    daily = await tournaments.create_tournament(tournament(daily="2024-05-01", creator_id=0))
+    assert daily > first
+    with pytest.raises(DuplicateEntry):  # one daily tournament per server and day
+        await tournaments.create_tournament(tournament(daily="2024-05-01", creator_id=0))
+    stored = await tournaments.tournament(first)
+    assert stored == dataclasses.replace(tournament(), id=first)
+    entry_id = await tournaments.add_entry(Entry(0, first, BERT, "Bert", 2.25))
+    with pytest.raises(DuplicateEntry):
+        await tournaments.add_entry(Entry(0, first, BERT, "Bert", 3.0))
+    await tournaments.finish_entry(entry_id, (120, 42), by_ai=True)
+    entry = await tournaments.entry(entry_id)
+    assert entry is not None and entry.total == 162 and entry.hand_scores == (120, 42) and entry.finished_by_ai
+    assert await tournaments.count_entries(first) == 1
+    await tournaments.set_config(TournamentConfig(GUILD, True, 20, GUILD + 1, None))
+    await tournaments.set_config(TournamentConfig(GUILD, True, 21, GUILD + 1, GUILD + 9))  # replaced
+    assert await tournaments.config(GUILD) == TournamentConfig(GUILD, True, 21, GUILD + 1, GUILD + 9)
+    assert [c.guild_id for c in await tournaments.daily_configs()] == [GUILD]
+    await tournaments.set_status(daily, TournamentStatus.CLOSED)
+    assert [t.id for t, _ in await tournaments.closed_daily(GUILD)] == [daily]
+
+
+async def test_a_review_marked_failed_replaces_the_earlier_one(store: SqlStore) -> None:
+    _, table = await started(store)
+    await store.review_failed(table.id, 1, "boom " * 200)
+    await store.review_failed(table.id, 1, "again")
+    review = await store.review(table.id)
+    assert review is not None and review.status.value == "failed"
+    async with store.db.execute("SELECT error FROM reviews WHERE table_id = ?", (table.id,)) as cursor:
+        assert [row[0] for row in await cursor.fetchall()] == ["again"]
+
+
+async def test_times_are_kept_as_the_same_iso_text_in_both(store: SqlStore) -> None:
+    _, table = await started(store)
+    updated = await store.updated_at(table.id)
+    assert updated is not None and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", updated), updated
