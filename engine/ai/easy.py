@@ -83,6 +83,18 @@ def underbid(view: SeatView, decision: Decision) -> Decision | None:
     return Decision(Call.PASS, "underbid", decision.params)
 
 
+def trump_by_length(view: SeatView, decision: Decision) -> Decision | None:
+    """Naming the longest suit trump instead of the strongest (four small cards over jack-nine)."""
+    if decision.reason not in ("bid_play", "bid_forced") or decision.action not in SUIT_CALLS:
+        return None
+    hand = view.hand_mask
+    longest = max(Suit, key=lambda s: (rulebook.popcount(hand & s.mask), hand_evaluation(hand, s), -s))
+    call = SUIT_CALLS[longest]
+    if call == decision.action or call not in view.legal:
+        return None
+    return Decision(call, "trump_by_length", decision.params)
+
+
 # ----------------------------------------------------------------- play
 
 
@@ -198,17 +210,17 @@ def let_the_trick_go(view: SeatView, decision: Decision) -> Decision | None:
 
 
 # Each with the share of its chances that the easy player takes; tuned by `klaverjas duel normal easy`.
-BID_MISTAKES: tuple[tuple[Mistake, float], ...] = ((overbid, 0.5), (underbid, 0.5))
+BID_MISTAKES: tuple[tuple[Mistake, float], ...] = ((overbid, 0.5), (underbid, 0.5), (trump_by_length, 0.5))
 PLAY_MISTAKES: tuple[tuple[Mistake, float], ...] = (
     (leave_trumps_out, 0.6),
     (ignore_partner_signal, 0.5),
     (lead_a_bare_ten, 0.5),
     (defenders_pull_trumps, 0.4),
-    (throw_ten_on_lost_trick, 0.6),
+    (throw_ten_on_lost_trick, 0.7),
     (spek_too_early, 0.5),
     (forget_to_spek, 0.5),
     (trump_partners_trick, 0.5),
-    (let_the_trick_go, 0.4),
+    (let_the_trick_go, 0.5),
 )
 
 

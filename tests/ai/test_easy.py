@@ -45,11 +45,11 @@ def assert_sometimes(view: SeatView, right: Choice, wrong: Choice, mistake: str)
     assert all(action in view.legal for action, _ in choices)
 
 
-def bidding(hand: str) -> SeatView:
-    """South, the elder hand, to call first in ``vrij`` with ``hand``."""
+def bidding(hand: str, mode: str = "vrij") -> SeatView:
+    """South, the elder hand, to call first with ``hand``."""
     cards = parse_cards(hand)
     rest = [c for c in DECK if c not in cards]
-    game = Game(Rules())
+    game = Game(Rules().with_changes(bidding=mode))
     game.apply(Deal.from_cards(Seat.E, {Seat.S: cards, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
     return to_act(game)
 
@@ -64,6 +64,12 @@ def test_passes_a_hand_that_should_be_played() -> None:
     hand = "JH 9H AH 7C 8D 9S 7D 8S"
     assert BID_THRESHOLD <= hand_evaluation(mask_of(parse_cards(hand)), Suit.H) < BID_THRESHOLD + 20
     assert_sometimes(bidding(hand), Call.H, Call.PASS, "underbid")
+
+
+def test_names_its_longest_suit_trump_instead_of_its_strongest() -> None:
+    view = bidding("JH 9H 7C 8C QC KC 7D 8S", "verplicht")
+    assert Call.PASS not in view.legal
+    assert_sometimes(view, Call.H, Call.C, "trump_by_length")
 
 
 def test_a_clearly_strong_or_weak_hand_is_never_misbid() -> None:
