@@ -46,7 +46,10 @@ FORCED = setting("forced", {"elder": "the player left of the dealer", "dealer": 
 ROEM = setting("roem", {"auto": "counted by itself", "declared": "counts only when claimed"})
 STUK = setting("stuk", {"trick": "K+Q of trump in one trick", "held": "K+Q of trump in one player's hand"},
                ("trick", "slag"), ("held", "hand"))
-LEVEL = setting("ai", {"easy": "", "normal": "", "hard": ""})
+LEVEL = setting("ai", {"easy": "makes people's mistakes: a ten thrown onto the opponents' trick, trumps not "
+                                "pulled, a signal missed, a hand over- or underbid",
+                        "normal": "club-player rules",
+                        "hard": "the strong player: samples the unseen cards and solves each deal exactly"})
 LANGUAGE = setting("language", {"en": "", "nl": ""}, ("en", "english"), ("nl", "dutch"))
 # The duel takes the players by kind too; the levels are the same players under their table names.
 PLAYERS = (

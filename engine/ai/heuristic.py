@@ -202,7 +202,8 @@ class Knowledge:
 
 
 class HeuristicPlayer:
-    """Rule-based player; ``noise`` is the share of decisions made at random (the easy level)."""
+    """Rule-based player (the normal level); ``noise`` is a share of decisions made at random, for benchmarks'
+    stand-in humans (the easy level makes people's mistakes instead: ``engine.ai.easy``)."""
 
     def __init__(self, noise: float = 0.0, seed: int | RandomSource = 0, name: str = "heuristic",
                  threshold: float = BID_THRESHOLD) -> None:
@@ -252,8 +253,12 @@ class HeuristicPlayer:
 
     # ----------------------------------------------------------------- play
 
+    def knowledge(self, view: SeatView) -> Knowledge:
+        """What the player makes of the cards seen; the easy level forgets some of them."""
+        return Knowledge(view)
+
     def _play(self, view: SeatView) -> Decision:
-        k = Knowledge(view)
+        k = self.knowledge(view)
         legal = [int(c) for c in view.legal if isinstance(c, Card)]
         if not view.trick:
             return self._lead(view, k, legal)

@@ -1,8 +1,8 @@
 """The simple players and the level mapping: one place that turns a name into a ``Player``.
 
 Kinds: ``random`` (any legal action), ``heuristic`` (rule-based), ``pimc`` (the strong player, built
-in ``engine.ai.pimc`` and imported only when asked for), and the bot levels ``easy`` (heuristic with
-noise), ``normal`` (heuristic) and ``hard`` (pimc).
+in ``engine.ai.pimc`` and imported only when asked for), and the bot levels ``easy`` (the heuristic
+with people's mistakes, ``engine.ai.easy``), ``normal`` (heuristic) and ``hard`` (pimc).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from engine.actions import Choice
 from engine.ai.base import Player
+from engine.ai.easy import EasyPlayer
 from engine.ai.heuristic import HeuristicPlayer
 from engine.errors import KlaverjasError
 from engine.randomness import RandomSource, make_rng
@@ -31,7 +32,6 @@ class Level(StrEnum):
 
 
 LEVELS = tuple(level.value for level in Level)
-EASY_NOISE = 0.25  # share of decisions the easy level makes at random
 
 
 class UnknownPlayerError(KlaverjasError):
@@ -80,7 +80,7 @@ def make_player(kind: str, seed: int = 0, *, timed: bool = True) -> Player:
     if key in ("heuristic", "normal"):
         return HeuristicPlayer(seed=seed, name=key)
     if key == "easy":
-        return HeuristicPlayer(noise=EASY_NOISE, seed=seed, name=key)
+        return EasyPlayer(seed=seed, name=key)
     if key in ("pimc", "hard"):
         try:
             # Imported by name: the strong player lives in its own module and pulls in the solver.
