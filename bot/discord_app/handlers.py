@@ -162,8 +162,8 @@ async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     """A click on a lobby whose message id the table lacks (the bot died between posting it and storing its id):
     the clicked message is the lobby, so the start can open its thread and say the game is on."""
     if table.lobby_message_id is None and interaction.message is not None:
-        table.lobby_message_id = interaction.message.id
-        await app.service.save_discord(table)
+        await app.service.keep_discord(table, partial(setattr, table, "lobby_message_id",
+                                                                interaction.message.id))
 
 
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
@@ -231,8 +231,7 @@ async def dm_notice(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     try:
         dm = await interaction.user.create_dm()
         await dm.send(**fit({"content": t("dm.welcome", lang, table=table.id, where=where)}))
-        table.seats[seat].dm_channel_id = dm.id
-        await app.service.save_discord(table)
+        await app.service.keep_discord(table, partial(setattr, table.seats[seat], "dm_channel_id", dm.id))
     except discord.Forbidden as error:
         if error.code != DM_CLOSED:
             log.warning("table %s: cannot DM user %s: %s", table.id, interaction.user.id, error)

@@ -123,6 +123,8 @@ class TableService:
             # are applied one by one after the restore notice, and announced again as they happen.
             announced = await store.announced(table.id)
             done = max(0, len(actions) - 1 if announced is None else min(len(actions) - 1, announced))
+            if not self.registry.owns(table):
+                done = len(actions)  # another process announces it (bot.tables.shared)
             table.game = replay(table.rules, [action for action, _ in actions[:done]])
             table.actors = [actor for _, actor in actions]
             self.registry.add(table)
@@ -296,15 +298,19 @@ class TableService:
 
     async def set_delivery(self, table_id: int, user_id: int, delivery: Delivery) -> None:
         table = self.get(table_id)
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise ServiceError(ServiceErrorCode.NOT_SEATED)
-        table.seats[seat].delivery = delivery
-        await self.registry.save(table)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError(ServiceErrorCode.NOT_SEATED)
+            table.seats[seat].delivery = delivery
+            await self.registry.save(table)
 
-    async def save_discord(self, table: Table) -> None:
-        """The front end changed a Discord fact (thread, message id): persist it."""
-        await self.registry.save(table)
+    async def keep_discord(self, table: Table, change: Callable[[], object]) -> None:
+        """The front end learnt a Discord fact (a thread, a message id): ``change`` makes it, under the table's
+        lock, and it is stored; so a process sharing the store neither misses it nor writes over it."""
+        async with table.lock:
+            change()
+            await self.registry.save(table)
 
     def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
         """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt
