@@ -568,7 +568,8 @@ class Announcer:
         if table.lobby_message_id is None or table.channel_id is None:
             return
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
-        payload = build(table)
+        async with table.lock:  # as stored: another process may have changed the table since (bot.tables.shared)
+            payload = build(table)
         try:
             await self.outbox.attempt(lambda: message.edit(**payload.edit_kwargs()),
                                       f"table {table.id}: editing the lobby")

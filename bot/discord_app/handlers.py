@@ -99,6 +99,7 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await answer_failure(interaction, error)
         return
     try:
+        await app.service.fetch(item.table)  # opened by another process a moment ago: kept here from now on
         if isinstance(item, LobbyButton):
             await lobby_click(app, interaction, item.table, item.op)
         elif isinstance(item, BidButton):

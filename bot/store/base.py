@@ -254,9 +254,7 @@ class SqlStore:
                 (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                  table.stored_status.value, json.dumps(table.settings.to_dict()), table.id))
-            row = await cursor.fetchone()
-            if row is not None:
-                table.revision = int(row[0])
+            _note_revision(table, await cursor.fetchone())
             await self._write_seats(table.id, table)
             await self.notify(table.id)
             await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
@@ -290,8 +288,7 @@ class SqlStore:
                                        (table.id,)) as cursor:
                 row = await cursor.fetchone()
             await self.notify(table.id)
-        if row is not None:
-            table.revision = int(row[0])
+        _note_revision(table, row)
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",
@@ -561,6 +558,13 @@ class SqlStore:
                                    (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
                                     names.get(Seat.W, ""))))
         return out
+
+
+def _note_revision(table: Table, row: Any) -> None:
+    """The table's revision after this process's write: the next after the copy's, or another process wrote
+    too and the copy is marked to be brought up to date (``bot.tables.shared``)."""
+    if row is not None:
+        table.revision = int(row[0]) if int(row[0]) == table.revision + 1 else -1
 
 
 def _notation(choice: Card | Call) -> str:

@@ -69,6 +69,8 @@ class Sharing(Protocol):
 
     async def forward(self, event: ServiceEvent) -> None: ...
 
+    async def load(self, table_id: int) -> Table | None: ...
+
 
 LIVE = (TableStatus.LOBBY, TableStatus.PLAYING)
 

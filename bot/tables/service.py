@@ -305,6 +305,12 @@ class TableService:
             table.seats[seat].delivery = delivery
             await self.registry.save(table)
 
+    async def fetch(self, table_id: int) -> None:
+        """A table another process sharing the store opened, that this one has not heard of yet (a click can come
+        before the notice): kept here from now on. Nothing when the store is this process's alone."""
+        if table_id not in self.tables and self.registry.shared is not None:
+            await self.registry.shared.load(table_id)
+
     async def keep_discord(self, table: Table, change: Callable[[], object]) -> None:
         """The front end learnt a Discord fact (a thread, a message id): ``change`` makes it, under the table's
         lock, and it is stored; so a process sharing the store neither misses it nor writes over it."""

@@ -28,7 +28,7 @@ import contextlib
 import dataclasses
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -48,49 +48,13 @@ from bot.tables.events import (
 )
 from bot.tables.model import Actor, Table, TableStatus
 from bot.tables.registry import LIVE, TableRegistry, replay
+from bot.tables.shards import Shards
 from engine.actions import Action, Call, Claim, Decline
 from engine.cards import Card, Seat
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2.0  # how often the tables' revisions are compared, should a notice be lost
-
-
-def shard_of(guild_id: int | None, shard_count: int) -> int:
-    """Discord's shard of a guild; a table without one (no guild) goes with shard 0, as direct messages do."""
-    return 0 if guild_id is None else (guild_id >> 22) % shard_count
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Shards:
-    """The shards this process runs, of ``count``; ``ids`` None: all of them."""
-
-    count: int = 1
-    ids: frozenset[int] | None = None
-
-    def owns(self, guild_id: int | None) -> bool:
-        return self.ids is None or shard_of(guild_id, self.count) in self.ids
-
-    @property
-    def first(self) -> bool:
-        """This process runs shard 0 (what happens once per deployment runs here: tournaments' clocks)."""
-        return self.ids is None or 0 in self.ids
-
-
-def parse_shards(text: str, count: int) -> frozenset[int]:
-    """``0-3``, ``5`` or ``0,2,4-5``: the shard ids, each below ``count``; raises ValueError with the reason."""
-    ids: set[int] = set()
-    for part in text.split(","):
-        low, _, high = part.strip().partition("-")
-        if not low.strip().isdigit() or (high and not high.strip().isdigit()):
-            raise ValueError(f"{text!r} is not a list of shard numbers such as 0-3 or 0,2,4-5")
-        first, last = int(low), int(high) if high else int(low)
-        if first > last:
-            raise ValueError(f"{part.strip()!r} runs backwards")
-        ids.update(range(first, last + 1))
-    if max(ids) >= count:
-        raise ValueError(f"shard {max(ids)} does not exist with --shard-count {count} (shards 0 to {count - 1})")
-    return frozenset(ids)
 
 
 class SharedStore(Protocol):
@@ -176,7 +140,7 @@ class SharedTables:
                 await self.registry.emit(event)
         self.driver.schedule(table)
 
-    async def _load(self, table_id: int) -> Table | None:
+    async def load(self, table_id: int) -> Table | None:
         """A live table this process does not hold yet (another opened it): its actions up to what was
         announced, so the owner's refresh announces the rest."""
         table = await self.store.load_table(table_id)
@@ -224,7 +188,7 @@ class SharedTables:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await before
         try:
-            table = self.registry.tables.get(table_id) or await self._load(table_id)
+            table = self.registry.tables.get(table_id) or await self.load(table_id)
             if table is None:
                 return
             async with table.lock:  # refreshes
@@ -329,4 +293,3 @@ def _decode(table: Table, data: dict[str, Any]) -> ServiceEvent | None:
     return event
 
 
-__all__: Sequence[str] = ("Shards", "SharedTables", "parse_shards", "shard_of")

@@ -5,12 +5,12 @@ over, the indexes that find them, and hints that never hold up an AI move."""
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 import contextlib
 import copy
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
