@@ -355,7 +355,10 @@ async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
                        action: Card | Call) -> None:
     """A bid or a card. The game's answer arrives as message edits and posts; the click itself is answered
     once stored, with the clicked hand or prompt as the action left it."""
-    async with StoredAnswer(interaction, partial(clicked_message_update, app, interaction, table_id)) as answer:
+    # At a table another process announces (bot.tables.shared), its edits of the clicked message cannot wait for
+    # this answer: the answer leaves the message alone, and that process's edit shows the action.
+    update = partial(clicked_message_update, app, interaction, table_id) if app.service.owns(table_id) else None
+    async with StoredAnswer(interaction, update) as answer:
         await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.stored,
                               on_applied=answer.applied)
 

@@ -305,6 +305,11 @@ class TableService:
             table.seats[seat].delivery = delivery
             await self.registry.save(table)
 
+    def owns(self, table_id: int) -> bool:
+        """This process announces the table and runs its timers and AI turns (``TableRegistry.owns``)."""
+        table = self.tables.get(table_id)
+        return table is None or self.registry.owns(table)
+
     async def fetch(self, table_id: int) -> None:
         """A table another process sharing the store opened, that this one has not heard of yet (a click can come
         before the notice): kept here from now on. Nothing when the store is this process's alone."""

@@ -134,6 +134,8 @@ class SharedTables:
             table.status = TableStatus.FINISHED  # stored, its end not yet announced (``Table.stored_status``)
             table.end_unannounced = self.registry.front_end_stores_end
         table.revision = stored.revision
+        log.debug("table %s: revision %s, %d action(s) from the store, now at %d", table.id, revision, len(actions),
+                  table.version)
         self.registry.reindex(table)
         if self.owns(table):
             for event in progress:

@@ -91,6 +91,11 @@ class Discord:
 
 
 async def main(db: str, shards: Shards | None) -> None:
+    if os.environ.get("KLAVERJAS_RUNNER_LOG"):
+        import logging
+
+        logging.basicConfig(level=os.environ["KLAVERJAS_RUNNER_LOG"],
+                            format=f"%(asctime)s {sys.argv[2:]} %(name)s: %(message)s")
     loop = asyncio.get_running_loop()
     discord_side = Discord(loop)
     store = await store_at(db).open()

@@ -138,7 +138,7 @@ class ShardRun(CrashRun):
                     raise AssertionError(f"shard {shard} exited by itself ({child.process.returncode}): see "
                                          f"{self.stderr}")
             if time.monotonic() - self.last_progress > STALL_SECONDS:
-                raise AssertionError(f"no progress for {STALL_SECONDS} s: {self.describe()}")
+                raise AssertionError(f"no progress for {STALL_SECONDS} s: {self.describe()}\n{await self.stored()}")
             if not any(c.ready and c.process.returncode is None for c in self.shards.values()):
                 continue
             cluster = Child(self.shards[0].process, self.epoch, ready=True)  # what the scripted people act on
@@ -170,6 +170,15 @@ class ShardRun(CrashRun):
                   for token, answers in self.responses.items() if any(r.ephemeral for r in answers)][-20:]
         lines.append(f"offers {self.offers} done {self.done_version} pending plays {self.play_pending}")
         return "\n".join(lines)
+
+    async def stored(self) -> str:
+        conn = await asyncpg.connect(self.url)
+        try:
+            rows = await conn.fetch("SELECT t.id, t.status, t.revision, t.announced, (SELECT count(*) FROM actions a "
+                                    "WHERE a.table_id = t.id) AS actions FROM tables t ORDER BY t.id")
+            return "stored: " + "; ".join(str(dict(row)) for row in rows)
+        finally:
+            await conn.close()
 
     async def records(self) -> dict[int, list[dict[str, Any]]]:
         conn = await asyncpg.connect(self.url)
@@ -227,11 +236,24 @@ def sharded_run(url: str, tmp_path: Path, kill_after: list[int]) -> ShardRun:
 
     async def go() -> None:
         await asyncio.wait_for(run.run(), 600)
-        assert await run.records() == records_by_game(plain_db(tmp_path), run.games)
+        records, expected = await run.records(), records_by_game(plain_db(tmp_path), run.games)
+        assert records == expected, difference(records, expected)
         await run.check_answered_clicks()
 
     asyncio.run(go())
     return run
+
+
+def difference(got: dict[int, list[dict[str, Any]]], expected: dict[int, list[dict[str, Any]]]) -> str:
+    """Where the records first differ, in short."""
+    for game, matches in expected.items():
+        if len(got[game]) != len(matches):
+            return f"game {game}: {len(got[game])} matches, expected {len(matches)}"
+        for number, (mine, theirs) in enumerate(zip(got[game], matches, strict=True)):
+            for key in theirs:
+                if mine.get(key) != theirs[key]:
+                    return f"game {game}, match {number}, {key}: {mine.get(key)} != {theirs[key]}"
+    return "no difference"
 
 
 def plain_db(tmp_path: Path) -> Path:
