@@ -86,8 +86,10 @@ class TableService:
         await self.registry.mark_announced(table, count)
 
     async def store_end(self, table: Table) -> None:
-        """A finished game's end was announced: store it as finished."""
-        await self.registry.store_end(table)
+        """A finished game's end was announced: store it as finished (under the table's lock, as every write of a
+        table that another process may share)."""
+        async with table.lock:
+            await self.registry.store_end(table)
 
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
@@ -204,11 +206,13 @@ class TableService:
             await self.registry.emit(LobbyChanged(table))
         else:
             try:
-                table.lobby_message_id = await post(table)
+                message_id = await post(table)
             except BaseException:
                 await self.registry.discard(table)
                 raise
-            await self.registry.save(table)
+            async with table.lock:
+                table.lobby_message_id = message_id
+                await self.registry.save(table)
         self.driver.schedule(table)
 
     async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
