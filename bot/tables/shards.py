@@ -30,8 +30,8 @@ def parse_shards(text: str, count: int) -> frozenset[int]:
     """``0-3``, ``5`` or ``0,2,4-5``: the shard ids, each below ``count``; raises ValueError with the reason."""
     ids: set[int] = set()
     for part in text.split(","):
-        low, _, high = part.strip().partition("-")
-        if not low.strip().isdigit() or (high and not high.strip().isdigit()):
+        low, dash, high = part.strip().partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
             raise ValueError(f"{text!r} is not a list of shard numbers such as 0-3 or 0,2,4-5")
         first, last = int(low), int(high) if high else int(low)
         if first > last:

@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from bot.discord_app.client import KlaverjasBot  # noqa: E402
 from bot.discord_app.offline import DiscordError, Request, connect_offline, dispatch, install  # noqa: E402
 from bot.store.choose import store_at  # noqa: E402
-from bot.tables.shards import Shards  # noqa: E402
 from bot.tables.service import ServiceConfig  # noqa: E402
+from bot.tables.shards import Shards  # noqa: E402
 from engine.actions import Call  # noqa: E402
 from engine.ai.players import Level, make_player  # noqa: E402
 from engine.cards import Card  # noqa: E402
