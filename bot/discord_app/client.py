@@ -70,6 +70,7 @@ class KlaverjasBot(commands.Bot):
         self.archive.sealed = self.tournaments.sealed  # a tournament's deals stay hidden until it closes
         # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
         # Once per deployment: in the process that runs shard 0.
+        self.service.reviews.catches_up = shards.first
         self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments and shards.first else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
