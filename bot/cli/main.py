@@ -141,7 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--workers", type=words.whole_number(1), default=None, metavar="N",
                       help="processes, at least 1 (default: one per core)")
 
-    command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
+    bot = command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
+    bot.add_argument("--shards", default=None, metavar="IDS",
+                     help="the shards this process runs, such as 0-3 or 0,2,4-5, of --shard-count (default: all); "
+                          "several processes need DATABASE_URL (PostgreSQL), each its own shards")
+    bot.add_argument("--shard-count", type=words.whole_number(1), default=None, metavar="N",
+                     help="how many shards the whole bot runs, over all its processes (default: 1, or what "
+                          "--shards needs)")
     return parser
 
 
@@ -219,7 +225,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if command == "bot":
         from bot.discord_app.main import run_bot
 
-        return run_bot()
+        return run_bot(args.shards, args.shard_count)
     raise AssertionError(command)
 
 

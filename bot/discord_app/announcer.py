@@ -100,6 +100,10 @@ def _nothing() -> None:
     pass
 
 
+def _note_prompt(table: Table, message_id: int | None, version: int | None) -> None:
+    table.prompt_message_id, table.prompt_version = message_id, version
+
+
 @dataclass(frozen=True)
 class ClickAnswer:
     """The clicked message as the click's action left it, sent as the click's answer: one request both
@@ -455,8 +459,9 @@ class Announcer:
         executor = _DRAWING_ANSWERS if answer else _DRAWING
         return await asyncio.get_running_loop().run_in_executor(executor, payload.drawn)
 
-    async def save(self, table: Table) -> None:
-        await self.service.save_discord(table)
+    async def keep(self, table: Table, change: Callable[[], object]) -> None:
+        """Make ``change`` (a Discord fact: a thread, a message id) to the table and store it, under its lock."""
+        await self.service.keep_discord(table, change)
 
     def silenced(self, table: Table) -> bool:
         until = self.muted.get(table.id)
@@ -563,7 +568,8 @@ class Announcer:
         if table.lobby_message_id is None or table.channel_id is None:
             return
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
-        payload = build(table)
+        async with table.lock:  # as stored: another process may have changed the table since (bot.tables.shared)
+            payload = build(table)
         try:
             await self.outbox.attempt(lambda: message.edit(**payload.edit_kwargs()),
                                       f"table {table.id}: editing the lobby")
@@ -581,8 +587,7 @@ class Announcer:
                     lambda: self.client.http.start_thread_with_message(
                         channel_id, lobby_id, name=thread_name(table), auto_archive_duration=1440),
                     f"table {table.id}: opening the thread")
-                table.thread_id = int(data["id"])
-                await self.save(table)
+                await self.keep(table, partial(setattr, table, "thread_id", int(data["id"])))
             except (discord.HTTPException, Undelivered) as error:
                 # Threads not allowed here (or no permission, or Discord down): play in the channel itself.
                 log.info("table %s: no thread (%s), playing in the channel", table.id, error)
@@ -590,8 +595,8 @@ class Announcer:
         if table.table_message_id is None:
             async with table.lock:
                 payload = table_message(table)  # as the table is now: a sync queued behind it may find it shown
-            table.table_message_id = await self.post(table, payload)
-            await self.save(table)
+            posted = await self.post(table, payload)
+            await self.keep(table, partial(setattr, table, "table_message_id", posted))
 
     async def sync_table_message(self, table: Table) -> None:
         """The table message as the table is now; a deleted one is posted again (and its new id kept)."""
@@ -603,8 +608,8 @@ class Announcer:
                 return
             except discord.NotFound:
                 log.info("table %s: the table message was deleted: posting a new one", table.id)
-        table.table_message_id = await self.post(table, payload)
-        await self.save(table)
+        posted = await self.post(table, payload)
+        await self.keep(table, partial(setattr, table, "table_message_id", posted))
 
     async def sync_prompt(self, table: Table, version: int, ping_turn: bool) -> None:
         """The thread's prompt at ``version``: the bidding buttons for the human to call (older ones lose
@@ -631,8 +636,7 @@ class Announcer:
                 ping = show_hand_message(table, "dm.your_turn", info.user_id)
         old = table.prompt_message_id
         if old is not None and not (bid is not None and table.prompt_version == version):
-            table.prompt_message_id = table.prompt_version = None
-            await self.save(table)
+            await self.keep(table, partial(_note_prompt, table, None, None))
             await self.take_buttons_away(table, old)
         delivered = False
         if bid is not None:
@@ -640,10 +644,10 @@ class Announcer:
                 with contextlib.suppress(discord.NotFound):  # deleted: post it again
                     delivered = await self.edit(table, table.prompt_message_id, bid)
             if not delivered:
-                table.prompt_message_id = await self.post(table, bid)
-                table.prompt_version = version if table.prompt_message_id is not None else None
-                await self.save(table)
-                delivered = table.prompt_message_id is not None
+                posted = await self.post(table, bid)
+                await self.keep(table, partial(_note_prompt, table, posted,
+                                                         version if posted is not None else None))
+                delivered = posted is not None
         elif ping is not None:
             delivered = await self.post(table, ping) is not None
         if delivered and seat is not None:
@@ -705,14 +709,17 @@ class Announcer:
         channel = self.client.get_partial_messageable(info.dm_channel_id)
         sent = await self.outbox.attempt(lambda: channel.send(**ready.send_kwargs()),
                                          f"table {table.id}: sending the hand of {user_id}")
-        info.hand_message_id = sent.id
         self.note_sent(table, sent.id, None, fingerprint)
-        await self.save(table)
+        dm_channel_id = info.dm_channel_id
+
+        def noted() -> None:
+            info.dm_channel_id, info.hand_message_id = dm_channel_id, sent.id
+
+        await self.keep(table, noted)
 
     async def hand_to_thread(self, table: Table, seat: Seat, info: SeatInfo, key: str) -> None:
         """From now on this seat's hand is shown in the thread; the ping saying so is queued."""
         if table.seats[seat] is not info:
             return  # someone else sits there now
-        info.delivery = Delivery.THREAD
-        await self.save(table)
+        await self.keep(table, partial(setattr, info, "delivery", Delivery.THREAD))
         self.queue_post(table, show_hand_message(table, key, info.user_id))

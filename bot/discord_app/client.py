@@ -27,6 +27,8 @@ from bot.store.tournaments import TournamentStore
 from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
+from bot.tables.shards import Shards
+from bot.tables.shared import SharedTables
 from bot.tables.thinking import Thinker
 from bot.texts.catalog import COMMAND_TEXTS
 from bot.tournaments.scheduler import TournamentScheduler
@@ -42,25 +44,34 @@ EXTENSIONS = ("bot.discord_app.cogs.tables", "bot.discord_app.cogs.play", "bot.d
 class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
-                 warm_up: bool = False, schedule_tournaments: bool = True) -> None:
+                 warm_up: bool = False, schedule_tournaments: bool = True, shards: Shards | None = None,
+                 **client_options: Any) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=KlaverjasTree, allowed_mentions=discord.AllowedMentions.none())
+                         help_command=None, tree_cls=KlaverjasTree, allowed_mentions=discord.AllowedMentions.none(),
+                         **client_options)
         self.store = store
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None
         self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
         self.announcer = Announcer(self, self.service)
         self.service.subscribe(self.announcer.on_event, stores_end=True)
+        # In PostgreSQL other bot processes may share the store: each table is played and announced by the process
+        # whose shards hold its guild (bot.tables.shared); with SQLite this process is the only one.
+        shards = shards or Shards()
+        self.shared = SharedTables(self.service.registry, self.service.driver, store, shards) \
+            if store.dialect.notify is not None else None
         self.archive = MatchArchive(store, self.service.tables.get)  # matches that are over: replays, exports
         self.tournaments = TournamentService(TournamentStore(store), self.service)
         self.tournaments.announce = lambda tournament, final: announce_final(self, tournament, final)
         self.tournaments.opened = lambda tournament: announce_opened(self, tournament)
         self.archive.sealed = self.tournaments.sealed  # a tournament's deals stay hidden until it closes
         # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
-        self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments else None
+        # Once per deployment: in the process that runs shard 0.
+        self.service.reviews.catches_up = shards.first
+        self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments and shards.first else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
@@ -84,6 +95,8 @@ class KlaverjasBot(commands.Bot):
         restored = await self.service.restore(self.announcer.restored_lobby)
         if restored:
             log.info("rebuilt %d table(s) from the store", len(restored))
+        if self.shared is not None:
+            await self.shared.start()
         if self.scheduler is not None:
             self.scheduler.start()  # its first look carries on what a restart cut short
 
@@ -124,6 +137,8 @@ class KlaverjasBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.close()
+        if self.shared is not None:
+            await self.shared.close()
         await self.service.close()
         await self.announcer.close()  # the last queued messages, while the HTTP session is still open
         self.thinker.close()
@@ -131,7 +146,16 @@ class KlaverjasBot(commands.Bot):
         await self.store.close()
 
 
+class ShardedKlaverjasBot(KlaverjasBot, commands.AutoShardedBot):
+    """The bot on some of the gateway's shards (discord.py's AutoShardedClient): ``klaverjas bot --shards``."""
+
+
 async def create_bot(config: BotConfig) -> KlaverjasBot:
     store = await store_for(config.database_url, config.db_path).open()
-    return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
-                        warm_up=True)
+    if config.shard_count is None:
+        return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
+                            warm_up=True)
+    ids = config.shard_ids if config.shard_ids is not None else frozenset(range(config.shard_count))
+    return ShardedKlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild,
+                               ai_workers=config.ai_workers, warm_up=True, shards=Shards(config.shard_count, ids),
+                               shard_ids=sorted(ids), shard_count=config.shard_count)

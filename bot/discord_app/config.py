@@ -76,6 +76,9 @@ class BotConfig:
     deal_pause: float = 2.0
     ai_workers: int = 1  # processes for AI decisions (hints: one more); 0 = threads in the bot's process
     lobby_timeout: float = 1800.0
+    # ``klaverjas bot --shards 0-3 --shard-count 8``: the gateway shards this process runs (None: not sharded).
+    shard_ids: frozenset[int] | None = None
+    shard_count: int | None = None
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time,

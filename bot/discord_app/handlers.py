@@ -99,6 +99,7 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await answer_failure(interaction, error)
         return
     try:
+        await app.service.fetch(item.table)  # opened by another process a moment ago: kept here from now on
         if isinstance(item, LobbyButton):
             await lobby_click(app, interaction, item.table, item.op)
         elif isinstance(item, BidButton):
@@ -162,8 +163,8 @@ async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     """A click on a lobby whose message id the table lacks (the bot died between posting it and storing its id):
     the clicked message is the lobby, so the start can open its thread and say the game is on."""
     if table.lobby_message_id is None and interaction.message is not None:
-        table.lobby_message_id = interaction.message.id
-        await app.service.save_discord(table)
+        await app.service.keep_discord(table, partial(setattr, table, "lobby_message_id",
+                                                                interaction.message.id))
 
 
 async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
@@ -231,8 +232,7 @@ async def dm_notice(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     try:
         dm = await interaction.user.create_dm()
         await dm.send(**fit({"content": t("dm.welcome", lang, table=table.id, where=where)}))
-        table.seats[seat].dm_channel_id = dm.id
-        await app.service.save_discord(table)
+        await app.service.keep_discord(table, partial(setattr, table.seats[seat], "dm_channel_id", dm.id))
     except discord.Forbidden as error:
         if error.code != DM_CLOSED:
             log.warning("table %s: cannot DM user %s: %s", table.id, interaction.user.id, error)
@@ -355,7 +355,10 @@ async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
                        action: Card | Call) -> None:
     """A bid or a card. The game's answer arrives as message edits and posts; the click itself is answered
     once stored, with the clicked hand or prompt as the action left it."""
-    async with StoredAnswer(interaction, partial(clicked_message_update, app, interaction, table_id)) as answer:
+    # At a table another process announces (bot.tables.shared), its edits of the clicked message cannot wait for
+    # this answer: the answer leaves the message alone, and that process's edit shows the action.
+    update = partial(clicked_message_update, app, interaction, table_id) if app.service.owns(table_id) else None
+    async with StoredAnswer(interaction, update) as answer:
         await app.service.act(table_id, interaction.user.id, action, version, on_stored=answer.stored,
                               on_applied=answer.applied)
 

@@ -7,6 +7,7 @@ that cannot be opened) ends in one message on standard error and a non-zero stat
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import socket
@@ -14,6 +15,7 @@ import sqlite3
 import sys
 
 from bot.discord_app.config import BotConfig, ConfigError, hide_token_in_logs, load_config, redact
+from bot.tables.shards import parse_shards
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +39,10 @@ EXIT_CONFIG = 2  # no token or a bad setting: nothing was tried
 EXIT_FAILED = 1  # the bot could not start or stay connected: token refused, Discord unreachable, database
 
 
-def run_bot() -> int:
+def run_bot(shards: str | None = None, shard_count: int | None = None) -> int:
+    """``shards`` and ``shard_count``: ``klaverjas bot --shards 0-3 --shard-count 8``."""
     try:
-        config = load_config()
+        config = with_shards(load_config(), shards, shard_count)
     except ConfigError as error:
         print(f"klaverjas bot: {error}", file=sys.stderr)
         return EXIT_CONFIG
@@ -56,6 +59,22 @@ def run_bot() -> int:
         # Unforeseen: the traceback goes through the log, whose records never carry the token.
         log.exception("klaverjas bot: stopped by an unexpected error")
         return EXIT_FAILED
+
+
+def with_shards(config: BotConfig, shards: str | None, shard_count: int | None) -> BotConfig:
+    """The config with the gateway shards this process runs; raises ConfigError for a bad or unsafe choice."""
+    if shards is None and shard_count is None:
+        return config
+    count = shard_count or 1
+    try:
+        ids = parse_shards(shards, shard_count or 1 << 16) if shards is not None else frozenset(range(count))
+    except ValueError as error:
+        raise ConfigError(f"--shards: {error}") from None
+    count = shard_count or max(ids) + 1
+    if ids != frozenset(range(count)) and not config.database_url:
+        raise ConfigError(f"--shards {shards} leaves other shards to other processes, which need one shared "
+                          "database: set DATABASE_URL to a PostgreSQL database (a SQLite file serves one process)")
+    return dataclasses.replace(config, shard_ids=ids, shard_count=count)
 
 
 async def _run(config: BotConfig) -> int:

@@ -818,9 +818,11 @@ class OfflineBot:
 
     def _busy(self, before: set[asyncio.Task[Any]], current: asyncio.Task[Any] | None) -> list[asyncio.Task[Any]]:
         """Tasks still working: not the tables' drivers (they wait for turns), not the match reviews (minutes of
-        work that answer nobody: ``bot.service.reviews.idle()`` waits for them), not requests a test holds."""
+        work that answer nobody: ``bot.service.reviews.idle()`` waits for them), not the poll of a shared store
+        (it never ends), not requests a test holds."""
         return [t for t in asyncio.all_tasks() - before
-                if t is not current and not t.done() and not t.get_name().startswith(("table-", "match-reviews"))
+                if t is not current and not t.done()
+                and not t.get_name().startswith(("table-", "match-reviews", "shared-poll"))
                 and t not in self.fake.held]
 
     def responses_to(self, token: str) -> list[Request]:

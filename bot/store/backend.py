@@ -16,7 +16,7 @@ import contextvars
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -43,6 +43,9 @@ class Dialect:
     # the store's one writer already serialises every transaction.
     lock_table: str | None
     index_hints: bool  # SQLite's "INDEXED BY": the planner is told which index a slice of history uses
+    # SQL telling the other processes sharing the database that a table changed (parameter: the notice's text),
+    # sent when the transaction commits; None where one process is the only one.
+    notify: str | None = None
 
     def indexed_by(self, index: str) -> str:
         return f" INDEXED BY {index}" if self.index_hints else ""
@@ -50,7 +53,9 @@ class Dialect:
 
 SQLITE = Dialect("sqlite", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", None, True)
 # klaverjas_now() is defined by migrations/postgres/0001_initial.sql.
-POSTGRES = Dialect("postgres", "klaverjas_now()", "SELECT pg_advisory_xact_lock(?)", False)
+POSTGRES = Dialect("postgres", "klaverjas_now()", "SELECT pg_advisory_xact_lock(?)", False,
+                   "SELECT pg_notify('klaverjas_tables', ?)")
+NOTICES = "klaverjas_tables"  # the channel of POSTGRES.notify
 
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|\?")
 
@@ -143,6 +148,13 @@ class Connection:
     async def close(self) -> None:
         raise NotImplementedError
 
+    def hold_table(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The table's lock among the processes sharing the database; nothing where there is only one."""
+        return contextlib.nullcontext()
+
+    async def listen(self, heard: Callable[[str], None]) -> None:
+        """Hear the notices of the other processes sharing the database (``Dialect.notify``); none here."""
+
 
 class SqliteConnection(Connection):
     """One aiosqlite connection in WAL mode for the whole process, and one write lock: a write must not land inside
@@ -229,6 +241,7 @@ class SqliteConnection(Connection):
 _bound: contextvars.ContextVar[dict[int, Any] | None] = contextvars.ContextVar(
     "klaverjas_pg_transaction", default=None)
 MIGRATION_LOCK = 0x6B6C6A73  # advisory lock key of the migrations: one process migrates, the others wait
+TABLE_LOCK_CLASS = 0x6B6A  # first key of a table's lock held across a command (``hold_table``); the second: its id
 
 
 class PostgresConnection(Connection):
@@ -239,14 +252,38 @@ class PostgresConnection(Connection):
 
     dialect = POSTGRES
 
-    def __init__(self, pool: asyncpg.Pool, name: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, name: str, url: str = "") -> None:
         self.pool = pool
         self.name = name
+        self._url = url
+        # Connections that only hold tables' locks (``hold_table``), apart from the pool that does the work: a
+        # holder's statements must never wait for a connection another holder keeps.
+        self._lock_pool: asyncpg.Pool | None = None
+        self._listener: Any = None
 
     @classmethod
     async def open(cls, url: str) -> PostgresConnection:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
-        return cls(pool, safe_url(url))
+        return cls(pool, safe_url(url), url)
+
+    @contextlib.asynccontextmanager
+    async def hold_table(self, table_id: int) -> AsyncIterator[None]:
+        """The table's lock among every process sharing the database, held until the block ends (a process that
+        dies loses it with its connection). Its key is the two-number kind, so it never meets the one-number key
+        ``POSTGRES.lock_table`` takes inside each append."""
+        if self._lock_pool is None:
+            self._lock_pool = await asyncpg.create_pool(self._url, min_size=0, max_size=20)
+        async with self._lock_pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCK_CLASS, table_id)
+            yield
+            # Released with the connection: the pool's reset runs pg_advisory_unlock_all, also when the block was
+            # cancelled while waiting for the lock.
+
+    async def listen(self, heard: Callable[[str], None]) -> None:
+        """Call ``heard`` with the text of each notice (``POSTGRES.notify``) any process sends, from now on."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self._url)
+        await self._listener.add_listener(NOTICES, lambda _conn, _pid, _channel, text: heard(text))
 
     def _conn(self) -> Any:
         bound = _bound.get()
@@ -316,6 +353,10 @@ class PostgresConnection(Connection):
         await self.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+        if self._lock_pool is not None:
+            await self._lock_pool.close()
         await self.pool.close()
 
 

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import re
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from importlib import resources
@@ -102,6 +103,8 @@ class SqlStore:
 
     def __init__(self) -> None:
         self._db: Connection | None = None
+        # Names this store's notices (``notify``): a process sharing the database skips its own.
+        self.origin = secrets.token_hex(6)
 
     async def connect(self) -> Connection:
         raise NotImplementedError
@@ -183,6 +186,14 @@ class SqlStore:
     async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
         await self.db.write(sql, parameters)
 
+    def hold_table(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The table's lock among the processes sharing the database (``bot.tables.shared``)."""
+        return self.db.hold_table(table_id)
+
+    async def listen(self, heard: Callable[[str], None]) -> None:
+        """Call ``heard`` with each notice the other processes send (``notify``)."""
+        await self.db.listen(heard)
+
     def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         """One write transaction, for the stores built on this connection (``bot.store.tournaments``)."""
         return self._transaction()
@@ -203,20 +214,49 @@ class SqlStore:
             row = await cursor.fetchone()
             table_id = int(row[0])
             await self._write_seats(table_id, table)
+            await self.notify(table_id)
         return table_id
+
+    async def notify(self, table_id: int, event: dict[str, Any] | None = None) -> None:
+        """Tell the other processes sharing the database that the table changed, and with ``event`` what happened
+        (``bot.tables.shared``); inside a transaction the notice goes when it commits. Nothing in SQLite."""
+        if self.dialect.notify is None:
+            return
+        text = json.dumps({"from": self.origin, "table": table_id, **({"event": event} if event else {})})
+        await self.db.execute(self.dialect.notify, (text,))
+
+    async def revisions(self) -> dict[int, int]:
+        """Each lobby's and running table's revision (how often it was written)."""
+        async with self.db.execute("SELECT id, revision FROM tables WHERE status IN ('lobby', 'playing')") as cursor:
+            return {int(row["id"]): int(row["revision"]) for row in await cursor.fetchall()}
+
+    async def revision(self, table_id: int) -> int | None:
+        async with self.db.execute("SELECT revision FROM tables WHERE id = ?", (table_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row["revision"]) if row is not None else None
+
+    async def actions_from(self, table_id: int, seq: int) -> list[tuple[Action, Actor]]:
+        """The table's actions from position ``seq`` on, in order."""
+        async with self.db.execute("SELECT kind, data, actor FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                                   (table_id, seq)) as cursor:
+            rows = await cursor.fetchall()
+        return [(decode_action(row["kind"], row["data"]), Actor(row["actor"])) for row in rows]
 
     async def save_table(self, table: Table) -> None:
         """Keep the table; a match's end (finished or stopped) is stored with its statistics and rating updates,
         once."""
         async with self._transaction():
-            await self.db.execute(
+            cursor = await self.db.execute(
                 "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
                 "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
-                f"status = ?, settings = ?, updated_at = {self.dialect.now} WHERE id = ?",
+                f"status = ?, settings = ?, updated_at = {self.dialect.now}, revision = revision + 1 WHERE id = ? "
+                "RETURNING revision",
                 (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                  table.stored_status.value, json.dumps(table.settings.to_dict()), table.id))
+            _note_revision(table, await cursor.fetchone())
             await self._write_seats(table.id, table)
+            await self.notify(table.id)
             await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
 
     async def _write_seats(self, table_id: int, table: Table) -> None:
@@ -244,6 +284,11 @@ class SqlStore:
                 "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
             await self._counted(table, stats.write_hand(self.db, table, seq, events))
+            async with self.db.execute("UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING revision",
+                                       (table.id,)) as cursor:
+                row = await cursor.fetchone()
+            await self.notify(table.id)
+        _note_revision(table, row)
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",
@@ -269,7 +314,7 @@ class SqlStore:
                       prompt_message_id=row["prompt_message_id"], prompt_version=row["prompt_version"],
                       rematch_id=row["rematch_id"], tournament_id=row["tournament_id"],
                       opened_at=datetime.fromisoformat(row["created_at"]).timestamp(),
-                      status=TableStatus(row["status"]), game=Game(settings.rules))
+                      status=TableStatus(row["status"]), game=Game(settings.rules), revision=row["revision"])
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ?", (table.id,)) as cursor:
             for seat_row in await cursor.fetchall():
                 table.seats[Seat.parse(seat_row["seat"])] = SeatInfo(
@@ -284,6 +329,7 @@ class SqlStore:
         async with self._transaction():
             await self.db.execute("UPDATE tables SET rematch_id = NULL WHERE rematch_id = ?", (table_id,))
             await self.db.execute("DELETE FROM tables WHERE id = ? AND status = 'lobby'", (table_id,))
+            await self.notify(table_id)
 
     async def set_announced(self, table_id: int, count: int) -> None:
         """The front end finished announcing the table's first ``count`` actions."""
@@ -512,6 +558,13 @@ class SqlStore:
                                    (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
                                     names.get(Seat.W, ""))))
         return out
+
+
+def _note_revision(table: Table, row: Any) -> None:
+    """The table's revision after this process's write: the next after the copy's, or another process wrote
+    too and the copy is marked to be brought up to date (``bot.tables.shared``)."""
+    if row is not None:
+        table.revision = int(row[0]) if int(row[0]) == table.revision + 1 else -1
 
 
 def _notation(choice: Card | Call) -> str:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import TracebackType
 from typing import Any, TypeVar
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
@@ -19,6 +22,40 @@ from engine.settings import Rules
 from engine.view import SeatView, seat_view
 
 Choice = TypeVar("Choice", bound=StrEnum)
+
+
+class TableLock:
+    """One table's lock: one coroutine at a time in this process and, where several processes share the store
+    (``bot.tables.shared`` sets ``guard``), one process at a time, with the table brought up to date first."""
+
+    def __init__(self) -> None:
+        self._local = asyncio.Lock()
+        self.guard: Callable[[], AbstractAsyncContextManager[None]] | None = None
+        self._held: AbstractAsyncContextManager[None] | None = None
+
+    def locked(self) -> bool:
+        return self._local.locked()
+
+    async def __aenter__(self) -> None:
+        await self._local.acquire()
+        if self.guard is None:
+            return
+        held = self.guard()
+        try:
+            await held.__aenter__()
+        except BaseException:
+            self._local.release()
+            raise
+        self._held = held
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        held, self._held = self._held, None
+        try:
+            if held is not None:
+                await held.__aexit__(kind, error, trace)
+        finally:
+            self._local.release()
 
 
 class SeatKind(StrEnum):
@@ -142,7 +179,10 @@ class Table:
     last_acted: dict[Seat, int] = field(default_factory=dict)  # version at each seat's last own action
     # seat -> (version of its turn, whether the front end got that turn's prompt to the player); in memory only
     turn_prompts: dict[Seat, tuple[int, bool]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    lock: TableLock = field(default_factory=lambda: TableLock(), repr=False)
+    # How often the store had written the table when this copy last matched it: another process sharing the
+    # store (bot.tables.shared) wrote it when the store's differs.
+    revision: int = 0
     task: asyncio.Task[None] | None = field(default=None, repr=False)  # the driver (bot.tables.driver)
     task_locked: bool = False  # the driver is applying an action: do not cancel it
     # The AI plays every seat to the end, without pauses (a tournament closed before this table finished); in

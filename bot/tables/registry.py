@@ -60,6 +60,18 @@ class Store(Protocol):
     async def announced(self, table_id: int) -> int | None: ...
 
 
+class Sharing(Protocol):
+    """Other processes share the store (``bot.tables.shared.SharedTables``)."""
+
+    def owns(self, table: Table) -> bool: ...
+
+    def guard(self, table: Table) -> None: ...
+
+    async def forward(self, event: ServiceEvent) -> None: ...
+
+    async def load(self, table_id: int) -> Table | None: ...
+
+
 LIVE = (TableStatus.LOBBY, TableStatus.PLAYING)
 
 
@@ -87,13 +99,23 @@ class TableRegistry:
         self.front_end_stores_end = False
         # Told the id of a finished game once its end is stored (the match reviews start there).
         self.on_end: Callable[[int], None] | None = None
+        # Set when other processes share the store: tables another process owns are announced there.
+        self.shared: Sharing | None = None
         self._next_id = 1
+
+    def owns(self, table: Table) -> bool:
+        """This process runs the table's timers and AI turns and announces it (all tables, unless shared)."""
+        return self.shared is None or self.shared.owns(table)
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
     async def emit(self, event: ServiceEvent) -> None:
-        """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring)."""
+        """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring). At a
+        table another process owns, that process is told instead (its actions it reads from the store)."""
+        if self.shared is not None and not self.shared.owns(event.table):
+            await self.shared.forward(event)
+            return
         loop = asyncio.get_running_loop()
         for subscriber in list(self._subscribers):
             started = loop.time()
@@ -122,6 +144,8 @@ class TableRegistry:
     def add(self, table: Table) -> None:
         self._next_id = max(self._next_id, table.id + 1)
         self.tables[table.id] = table
+        if self.shared is not None:
+            self.shared.guard(table)
         self.reindex(table)
 
     def evict(self, table: Table) -> None:

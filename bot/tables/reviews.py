@@ -45,6 +45,9 @@ class Reviews:
     def __init__(self, store: ReviewStore | None, thinker: Thinker) -> None:
         self.store = store
         self.thinker = thinker
+        # At start, review what a stop left unreviewed; of several processes sharing a store, one does
+        # (``bot.tables.shared``), each reviews the ends it announces.
+        self.catches_up = True
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         # Queued or being reviewed: hands done and the match's hands (0, 0 until it starts).
@@ -61,7 +64,7 @@ class Reviews:
 
     async def catch_up(self) -> int:
         """Queue every finished match that has no review (the bot stopped before it was stored)."""
-        if self.store is None:
+        if self.store is None or not self.catches_up:
             return 0
         waiting = await self.store.unreviewed()
         for table_id in waiting:

@@ -86,8 +86,10 @@ class TableService:
         await self.registry.mark_announced(table, count)
 
     async def store_end(self, table: Table) -> None:
-        """A finished game's end was announced: store it as finished."""
-        await self.registry.store_end(table)
+        """A finished game's end was announced: store it as finished (under the table's lock, as every write of a
+        table that another process may share)."""
+        async with table.lock:
+            await self.registry.store_end(table)
 
     def get(self, table_id: int) -> Table:
         return self.registry.get(table_id)
@@ -123,6 +125,8 @@ class TableService:
             # are applied one by one after the restore notice, and announced again as they happen.
             announced = await store.announced(table.id)
             done = max(0, len(actions) - 1 if announced is None else min(len(actions) - 1, announced))
+            if not self.registry.owns(table):
+                done = len(actions)  # another process announces it (bot.tables.shared)
             table.game = replay(table.rules, [action for action, _ in actions[:done]])
             table.actors = [actor for _, actor in actions]
             self.registry.add(table)
@@ -202,11 +206,13 @@ class TableService:
             await self.registry.emit(LobbyChanged(table))
         else:
             try:
-                table.lobby_message_id = await post(table)
+                message_id = await post(table)
             except BaseException:
                 await self.registry.discard(table)
                 raise
-            await self.registry.save(table)
+            async with table.lock:
+                table.lobby_message_id = message_id
+                await self.registry.save(table)
         self.driver.schedule(table)
 
     async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
@@ -296,15 +302,30 @@ class TableService:
 
     async def set_delivery(self, table_id: int, user_id: int, delivery: Delivery) -> None:
         table = self.get(table_id)
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise ServiceError(ServiceErrorCode.NOT_SEATED)
-        table.seats[seat].delivery = delivery
-        await self.registry.save(table)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError(ServiceErrorCode.NOT_SEATED)
+            table.seats[seat].delivery = delivery
+            await self.registry.save(table)
 
-    async def save_discord(self, table: Table) -> None:
-        """The front end changed a Discord fact (thread, message id): persist it."""
-        await self.registry.save(table)
+    def owns(self, table_id: int) -> bool:
+        """This process announces the table and runs its timers and AI turns (``TableRegistry.owns``)."""
+        table = self.tables.get(table_id)
+        return table is None or self.registry.owns(table)
+
+    async def fetch(self, table_id: int) -> None:
+        """A table another process sharing the store opened, that this one has not heard of yet (a click can come
+        before the notice): kept here from now on. Nothing when the store is this process's alone."""
+        if table_id not in self.tables and self.registry.shared is not None:
+            await self.registry.shared.load(table_id)
+
+    async def keep_discord(self, table: Table, change: Callable[[], object]) -> None:
+        """The front end learnt a Discord fact (a thread, a message id): ``change`` makes it, under the table's
+        lock, and it is stored; so a process sharing the store neither misses it nor writes over it."""
+        async with table.lock:
+            change()
+            await self.registry.save(table)
 
     def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
         """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt

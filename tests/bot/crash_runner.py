@@ -11,7 +11,9 @@ standard input and output, one JSON object per line:
 
 Repeatable: a table's seed comes from its channel (a rematch's is fixed) and the AI players choose with
 the normal level (the hard one cuts its search by the clock), after a short pause so that kills can
-land while an AI player thinks. Run: ``python tests/bot/crash_runner.py DB`` from the repository root.
+land while an AI player thinks. Run: ``python tests/bot/crash_runner.py DB`` from the repository root; DB is a
+SQLite file or a PostgreSQL URL. ``python tests/bot/crash_runner.py URL SHARD COUNT`` runs shard SHARD of COUNT,
+sharing the PostgreSQL database with the processes of the other shards (tests/bot/test_shards.py).
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 from bot.discord_app.client import KlaverjasBot  # noqa: E402
 from bot.discord_app.offline import DiscordError, Request, connect_offline, dispatch, install  # noqa: E402
-from bot.store.sqlite import SqliteStore  # noqa: E402
+from bot.store.choose import store_at  # noqa: E402
 from bot.tables.service import ServiceConfig  # noqa: E402
+from bot.tables.shards import Shards  # noqa: E402
 from engine.actions import Call  # noqa: E402
 from engine.ai.players import Level, make_player  # noqa: E402
 from engine.cards import Card  # noqa: E402
@@ -87,12 +90,20 @@ class Discord:
             future.set_result(reply)
 
 
-async def main(db: Path) -> None:
+async def main(db: str, shards: Shards | None) -> None:
+    if os.environ.get("KLAVERJAS_RUNNER_LOG"):
+        import logging
+
+        logging.basicConfig(level=os.environ["KLAVERJAS_RUNNER_LOG"],
+                            format=f"%(asctime)s {sys.argv[2:]} %(name)s: %(message)s")
     loop = asyncio.get_running_loop()
     discord_side = Discord(loop)
-    store = await SqliteStore(db).open()
-    bot = KlaverjasBot(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600), sync_commands=False,
-                       choose=choose)
+    store = await store_at(db).open()
+    # Sharded: no match reviews (two processes reviewing on two cores would only slow the games down).
+    bot = KlaverjasBot(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=shards is None),
+                       sync_commands=False, choose=choose, shards=shards)
+    if bot.shared is not None:
+        bot.shared.poll_seconds = 0.5
     service = bot.service
     create_table = service.create_table
 
@@ -128,4 +139,5 @@ async def main(db: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1])))
+    sharded = Shards(int(sys.argv[3]), frozenset({int(sys.argv[2])})) if len(sys.argv) > 3 else None
+    asyncio.run(main(sys.argv[1], sharded))

@@ -10,6 +10,7 @@ import copy
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -443,8 +444,8 @@ async def test_lookups_use_the_indexes() -> None:
         tables = [await service.create_table(host_id=10_000 + i, host_name=f"P{i}", settings=TableSettings(),
                                              channel_id=i) for i in range(count)]
         for table in tables[::3]:
-            table.thread_id = 50_000 + table.channel_id  # type: ignore[operator]
-            await service.save_discord(table)
+            await service.keep_discord(table, partial(setattr, table, "thread_id",
+                                                      50_000 + table.channel_id))  # type: ignore[operator]
         service.registry.tables = NoScan(service.registry.tables)
         for i, table in enumerate(tables):
             assert service.find_user_table(10_000 + i) is table

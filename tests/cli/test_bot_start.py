@@ -176,3 +176,47 @@ def test_an_unreadable_env_file_is_a_config_error(tmp_path: Path) -> None:
     dotenv.write_bytes(b"DISCORD_TOKEN=caf\xe9\n")
     with pytest.raises(ConfigError, match="not UTF-8"):
         load_config({}, dotenv=dotenv)
+
+
+def test_shards_of_several_processes_need_postgresql(bot_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert run_bot("0-3", 8) == 2
+    err = capsys.readouterr().err
+    assert "--shards 0-3 leaves other shards to other processes" in err and "DATABASE_URL" in err
+    assert not (bot_env / "bot.sqlite3").exists()  # refused before anything was opened
+
+
+@pytest.mark.parametrize(("shards", "count", "message"), [
+    ("9", 8, "--shards: shard 9 does not exist with --shard-count 8 (shards 0 to 7)"),
+    ("2-1", 8, "--shards: '2-1' runs backwards"),
+    ("north", 8, "--shards: 'north' is not a list of shard numbers"),
+])
+def test_bad_shards_are_refused_with_the_option(bot_env: Path, capsys: pytest.CaptureFixture[str], shards: str,
+                                                count: int, message: str) -> None:
+    assert run_bot(shards, count) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_every_shard_in_one_process_runs_the_sharded_client(bot_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """All shards in one process are fine on SQLite; the sharded client starts, and fails as the plain one does
+    when Discord cannot be reached."""
+    from bot.discord_app import client
+
+    made: list[str] = []
+    sharded_init = client.ShardedKlaverjasBot.__init__
+
+    def noted(self: client.ShardedKlaverjasBot, *args: object, **kwargs: object) -> None:
+        made.append(f"{kwargs.get('shard_ids')} of {kwargs.get('shard_count')}")
+        sharded_init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    async def no_dns(*args: object, **kwargs: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(client.ShardedKlaverjasBot, "__init__", noted)
+    monkeypatch.setattr(aiohttp.connector.TCPConnector, "_resolve_host", no_dns)
+    assert run_bot("0-1", 2) == 1
+    assert made == ["[0, 1] of 2"]
+    assert "cannot reach Discord" in capsys.readouterr().err

@@ -1,0 +1,132 @@
+"""Two table services in one test, as two bot processes on one PostgreSQL database (``bot.tables.shared``): the
+owner by guild shard plays the AI and runs the driver, the other takes clicks on a copy that is brought up to date
+under the table's lock; a stale click is refused and changes nothing. Fast: no Discord, no subprocesses (the real
+processes are tests/bot/test_shards.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from pg_server import PgServer
+
+from bot.store.base import SqlStore
+from bot.store.postgres import PostgresStore
+from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.tables.events import GameProgress, ServiceEvent
+from bot.tables.model import TableSettings, TableStatus
+from bot.tables.service import ServiceConfig, TableService
+from bot.tables.shards import Shards, parse_shards, shard_of
+from bot.tables.shared import SharedTables
+from engine.actions import Call
+from engine.ai.players import Level, make_player
+from engine.cards import Card
+from engine.view import SeatView
+
+GUILD = (6 << 22) | 5  # shard 0 of 2
+HOST = 501
+
+
+def choose(level: Level, seed: int, view: SeatView) -> Card | Call:
+    return make_player(Level.NORMAL, seed).choose(view)
+
+
+class Process:
+    """One "process": a store of its own on the shared database, a service and its part in the sharing."""
+
+    def __init__(self, url: str, shard: int) -> None:
+        self.store: SqlStore = PostgresStore(url)
+        self.heard: list[ServiceEvent] = []
+        self.shard = shard
+
+    async def __aenter__(self) -> Process:
+        await self.store.open()
+        config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=False)
+        self.service = TableService(self.store, config, choose=choose)
+        self.service.subscribe(self.listen)
+        self.shared = SharedTables(self.service.registry, self.service.driver, self.store,
+                                   Shards(2, frozenset({self.shard})), poll_seconds=0.2)
+        await self.shared.start()
+        return self
+
+    async def listen(self, event: ServiceEvent) -> None:
+        self.heard.append(event)
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.shared.close()
+        await self.service.close()
+        await self.store.close()
+
+
+@pytest.fixture
+async def url(pg_server: PgServer | str) -> AsyncIterator[str]:
+    if isinstance(pg_server, str):
+        pytest.skip(pg_server)
+    made = await pg_server.new_database()
+    yield made
+    await pg_server.drop_database(made)
+
+
+async def until(check: Any, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_the_other_process_takes_clicks_and_the_owner_plays_and_announces(url: str) -> None:
+    async with Process(url, 0) as owner, Process(url, 1) as other:
+        table = await owner.service.create_table(host_id=HOST, host_name="Host", settings=TableSettings(),
+                                                 guild_id=GUILD, channel_id=77)
+        await owner.service.start(table.id, HOST)
+        seat = table.seat_of(HOST)
+        await until(lambda: table.game.to_act is seat)  # the owner dealt, and the AI players called or played
+        await other.service.fetch(table.id)
+        copy = other.service.get(table.id)
+        assert copy is not table and not other.service.owns(table.id) and owner.service.owns(table.id)
+
+        for _ in range(6):  # the human's calls and cards, each taken by the other process
+            await until(lambda: table.game.to_act is seat and not table.lock.locked())
+            version = table.version
+            action = table.view(seat).legal[0]
+            assert isinstance(action, Card | Call)
+            stale = version - 1
+            with pytest.raises(ServiceError) as refused:  # a button of an earlier moment
+                await other.service.act(table.id, HOST, action, stale)
+            assert refused.value.code is ServiceErrorCode.STALE, refused.value.code
+            assert await other.store.revision(table.id) == copy.revision  # nothing stored
+            await other.service.act(table.id, HOST, action, version)  # the copy was brought up to date first
+            await until(lambda v=version: table.version > v)  # the owner heard of it
+            assert table.game.actions[version] == action
+        # The owner announced the other's actions in order, once each; the other announced nothing.
+        versions = [e.version for e in owner.heard if isinstance(e, GameProgress)]
+        assert versions == list(range(1, len(versions) + 1))
+        assert not [e for e in other.heard if isinstance(e, GameProgress)]
+        stored = [action for action, _ in await owner.store.actions_from(table.id, 0)]
+        assert stored == table.game.actions[:len(stored)]
+
+
+async def test_a_stop_in_the_other_process_reaches_the_owner(url: str) -> None:
+    async with Process(url, 0) as owner, Process(url, 1) as other:
+        table = await owner.service.create_table(host_id=HOST, host_name="Host", settings=TableSettings(),
+                                                 guild_id=GUILD, channel_id=78)
+        await other.service.fetch(table.id)
+        await other.service.join(table.id, 502, "Guest")
+        await until(lambda: table.seat_of(502) is not None)  # the owner's copy, from the notice
+        assert await other.service.stop(table.id, HOST)
+        await until(lambda: table.status is TableStatus.STOPPED)
+        await until(lambda: any(type(e).__name__ == "TableStopped" for e in owner.heard))
+        assert not other.heard
+
+
+def test_shards_by_guild_and_their_notation() -> None:
+    assert shard_of(None, 8) == 0 and shard_of(GUILD, 2) == 0 and shard_of((7 << 22) | 3, 2) == 1
+    assert parse_shards("0-3", 8) == frozenset({0, 1, 2, 3})
+    assert parse_shards("0,2,4-5", 8) == frozenset({0, 2, 4, 5})
+    for bad, why in [("3-1", "backwards"), ("x", "not a list"), ("8", "does not exist"), ("1-", "not a list")]:
+        with pytest.raises(ValueError, match=why):
+            parse_shards(bad, 8)
+    assert Shards(2, frozenset({1})).owns((7 << 22) | 3) and not Shards(2, frozenset({1})).owns(None)
