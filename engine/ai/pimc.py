@@ -42,7 +42,7 @@ from engine.actions import SUIT_CALLS, Call, Choice
 from engine.ai.claims import claim_or_decline
 from engine.ai.heuristic import BID_THRESHOLD, HeuristicPlayer, hand_evaluation
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
-from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state
+from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state, thread_solver
 from engine.ai.solver import warm_up as _solver_warm_up
 from engine.cards import DECK, SUITS, Card
 from engine.game import Phase
@@ -125,7 +125,6 @@ class PimcPlayer:
     bid_threshold: float = BID_THRESHOLD
     _rng: SeededRandom = field(init=False, repr=False)
     _bid_rng: SeededRandom = field(init=False, repr=False)
-    _solver: DoubleDummy = field(init=False, repr=False)
     _heuristic: HeuristicPlayer = field(init=False, repr=False)
     _nodes_per_ms: float = field(init=False, repr=False, default=_INITIAL_NODES_PER_MS)
     last_samples: int = field(init=False, default=0)  # deals solved for the last decision
@@ -150,8 +149,11 @@ class PimcPlayer:
         # Bidding draws its own stream: card play then samples the same deals whether or not the
         # bids were sampled, so a hand bid alike is played alike (and duels compare bids only).
         self._bid_rng = SeededRandom(self.seed ^ 0x5DEECE66D)
-        self._solver = DoubleDummy()
         self._heuristic = HeuristicPlayer(seed=self.seed, threshold=self.bid_threshold)
+
+    @property
+    def _solver(self) -> DoubleDummy:
+        return thread_solver()
 
     def choose(self, view: SeatView) -> Choice:
         legal = view.legal

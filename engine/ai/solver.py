@@ -20,6 +20,7 @@ the solver is compiled afresh. Importing this module touches no file.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -619,7 +620,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 k1 = hands[0] | (hands[1] << 32)
                 k2 = hands[2] | (hands[3] << 32)
                 meta = (gen << 7) | (stack[ply, _DONE] << 4) | (n_leader << 2) | n_pit
-                h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ (meta * 0x165667B19E3779F9)
+                # The bucket leaves the generation out: a search then runs the same whatever the
+                # table held before (an older generation's entry is replaced as an empty one is).
+                h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
                 slot = (h >> 24) & mask_tt & ~1  # a bucket of two rows
                 stack[ply, _SLOT] = slot
                 stack[ply, _K1] = k1
@@ -966,18 +969,24 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
     return total
 
 
+# The table's size: 32 MB, 8% fewer nodes than 8 MB on whole deals (2^21: 0.5% fewer again). Its
+# pages are taken from the system as the search first writes them.
+TABLE_BITS = 20
+
+
 class DoubleDummy:
-    """A solver with its own transposition table; not thread-safe, one per thread.
+    """A solver with its own transposition table; not thread-safe, one per thread (``thread_solver``).
 
     The compiled search releases the GIL (nogil), so solvers in several threads run in parallel.
     """
 
-    def __init__(self, tt_bits: int = 18) -> None:
+    def __init__(self, tt_bits: int = TABLE_BITS) -> None:
         size = 1 << tt_bits
         # One row an entry (hands NS, hands EW, generation/leader/pit, bounds and move packed): a
         # probe touches one cache line, and the search gets one array to pass, not six.
+        # Zeros (pages the system hands out only when first written): generations start at 1, so an
+        # empty row matches no position and is replaced as an older generation's is.
         self._tt = np.zeros((size, 4), dtype=np.int64)
-        self._tt[:, 2] = -1  # no generation matches an empty slot
         self._stack = np.zeros((_HISTORY + 4, _FIELDS), dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
@@ -1130,14 +1139,25 @@ def step(pos: Position, card: int, rules: SolveRules) -> tuple[Position, int]:
     return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, winner, (), pos.tricks_done + 1, pit), gain
 
 
-_shared: DoubleDummy | None = None
+_threads = threading.local()
+
+
+def thread_solver() -> DoubleDummy:
+    """This thread's solver, made at its first use: players that solve one search at a time share it
+    instead of filling a table of their own each (the bot builds a player for every decision).
+
+    Sharing changes no result: a search without ``keep`` reads nothing an earlier one stored, and runs
+    the same whatever the table held before.
+    """
+    solver: DoubleDummy | None = getattr(_threads, "solver", None)
+    if solver is None:
+        solver = DoubleDummy()
+        _threads.solver = solver
+    return solver
 
 
 def _default() -> DoubleDummy:
-    global _shared
-    if _shared is None:
-        _shared = DoubleDummy()
-    return _shared
+    return thread_solver()
 
 
 def solve(pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None) -> Solution:
