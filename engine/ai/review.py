@@ -62,7 +62,6 @@ SOLVE_NODE_LIMIT = 2_000_000  # one deal's solve (and each line) beyond this is 
 # (pimc, for the same reason, lets the heuristic play when it solves fewer than six).
 MIN_SAMPLES = 6
 MIN_BID_SAMPLES = 4
-TABLE_BITS = 20  # the solver's table: 32 MB, a tenth fewer nodes than pimc's 8 MB on whole deals
 
 _MASK64 = (1 << 64) - 1
 
@@ -98,7 +97,7 @@ class Reviewer:
         self.card_node_budget = card_node_budget
         self.bid_node_budget = bid_node_budget
         self.solve_node_limit = solve_node_limit
-        self._solver = DoubleDummy(tt_bits=TABLE_BITS)
+        self._solver = DoubleDummy()  # its own: the review's lines keep their table between solves
         # The strong player's calls; sampled bidding off, so its calls never depend on a clock.
         self._strong = PimcPlayer(sampled_bidding=False)
         self.nodes = 0  # solver nodes of the last evaluation

@@ -127,6 +127,25 @@ def test_node_limit_aborts() -> None:
     assert result is not None and result.value == expected
 
 
+def test_a_search_runs_the_same_whatever_the_table_held() -> None:
+    """Players share one solver a thread (``thread_solver``): a search must not depend on earlier ones,
+    or a node-limited decision would depend on what was solved before it."""
+    rng = random.Random(11)
+    pos = random_position(rng, tricks_left=8)
+    fresh = DoubleDummy(tt_bits=12)
+    alone = fresh.card_values(pos, SolveRules())
+    used = DoubleDummy(tt_bits=12)
+    for _ in range(3):
+        used.solve(random_position(rng, tricks_left=8), SolveRules(True, False, False))
+    assert used.card_values(pos, SolveRules()) == alone
+    assert used.nodes == fresh.nodes
+    # Cut off at the same node, the same way.
+    limit = fresh.nodes // 2
+    assert fresh.card_values(pos, SolveRules(), node_limit=limit) is None
+    assert used.card_values(pos, SolveRules(), node_limit=limit) is None
+    assert used.nodes == fresh.nodes
+
+
 def test_compiled_rules_are_the_engine_rules() -> None:
     """The numba-compiled legal_mask and trick functions agree with engine.rulebook run as Python."""
     from engine.ai import solver as dd
