@@ -156,11 +156,19 @@ class Connection:
         """Hear the notices of the other processes sharing the database (``Dialect.notify``); none here."""
 
 
+# A batch is committed once this many writers are in it, or this long after it began, even with writers queued.
+BATCH_WRITERS = 32
+BATCH_SECONDS = 0.02
+
+
 class _Batch:
     """Transactions that share one SQLite transaction, and so one commit (one fsync of the write-ahead log)."""
 
     def __init__(self) -> None:
-        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.begun = loop.time()
+        self.writers = 0
         self.committed.add_done_callback(_retrieve)  # a batch whose members all left must not warn
 
 
@@ -173,11 +181,12 @@ class SqliteConnection(Connection):
     """One aiosqlite connection in WAL mode for the whole process, with group commit.
 
     Writes take turns under one lock (a statement must not land inside another coroutine's transaction). Each
-    ``transaction`` is a savepoint inside a SQLite transaction that the writers queued behind it share: the last
-    of them commits for all, so one fsync serves a burst of tables instead of one each, and nobody waits for a
-    queue of fsyncs. Each writer's block is still atomic (a failure rolls back to its savepoint, the others'
-    work stays), and ``transaction`` returns only once the shared commit is on disk: what a caller acknowledges
-    is durable. Should the commit fail, every writer of that batch gets the error (none was stored)."""
+    ``transaction`` is a savepoint inside a SQLite transaction shared by the writers queued behind it: the last of
+    them (or the first to find the batch full or old: ``BATCH_WRITERS``, ``BATCH_SECONDS``) commits for all, so
+    one fsync serves a burst of tables instead of one each, and nobody waits behind a queue of fsyncs. Each
+    writer's block stays atomic (a failure rolls back to its savepoint, the others' work stays), and
+    ``transaction`` returns only once the shared commit is on disk: what a caller acknowledges is durable. Should
+    the commit fail, every writer of that batch gets the error (none was stored)."""
 
     dialect = SQLITE
 
@@ -221,23 +230,42 @@ class SqliteConnection(Connection):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
+        async with self._turn():
+            await self.db.execute("SAVEPOINT writer")
+            try:
+                yield
+                await self.db.execute("RELEASE writer")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK TO writer")
+                    await self.db.execute("RELEASE writer")
+                raise
+
+    async def write(self, sql: str, parameters: Sequence[Any]) -> None:
+        # One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing else.
+        async with self._turn():
+            await self.execute(sql, parameters)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """The write lock, in the open batch (begun if none is); after the block, its commit is awaited."""
         await self._take_turn()
         try:
             if self._batch is None:
                 await self.db.execute("BEGIN IMMEDIATE")
                 self._batch = _Batch()
             batch = self._batch
-            await self.db.execute("SAVEPOINT writer")
+            batch.writers += 1
             try:
                 yield
-                await self.db.execute("RELEASE writer")
             except BaseException:
-                await self._undo(batch)
+                # Some errors end SQLite's transaction by themselves (a full disk): the batch went with it.
+                if not self.db.in_transaction and self._batch is batch:
+                    self._batch = None
+                    batch.committed.set_exception(StoreError("the transaction was rolled back: nothing was written"))
                 raise
-        except BaseException:
+        finally:
             self._end_turn()
-            raise
-        self._end_turn()
         await asyncio.shield(batch.committed)
 
     async def _take_turn(self) -> None:
@@ -252,9 +280,12 @@ class SqliteConnection(Connection):
         self._queued -= 1
 
     def _end_turn(self) -> None:
-        """Let the next writer in; the last one in a row commits the batch (the commit keeps the lock)."""
-        if self._queued == 0 and self._batch is not None:
-            self._start(self._commit(self._batch))
+        """Let the next writer in; the last one in a row commits the batch (the commit keeps the lock), as does
+        one that finds the batch full: under a steady queue the first writers must not wait for ever."""
+        batch = self._batch
+        if batch is not None and (self._queued == 0 or batch.writers >= BATCH_WRITERS
+                                  or asyncio.get_running_loop().time() - batch.begun >= BATCH_SECONDS):
+            self._start(self._commit(batch))
         else:
             self._writing.release()
 
@@ -262,16 +293,6 @@ class SqliteConnection(Connection):
         task = asyncio.get_running_loop().create_task(commit)
         self._committing.add(task)
         task.add_done_callback(self._committing.discard)
-
-    async def _undo(self, batch: _Batch) -> None:
-        """A writer's block failed: only its own changes go. An error that ended SQLite's transaction (it rolls
-        back by itself on some, a full disk) took the batch with it: its writers are told."""
-        if self.db.in_transaction:
-            await self.db.execute("ROLLBACK TO writer")
-            await self.db.execute("RELEASE writer")
-        if not self.db.in_transaction and self._batch is batch:
-            self._batch = None
-            batch.committed.set_exception(StoreError("the transaction was rolled back: nothing was written"))
 
     async def _commit(self, batch: _Batch) -> None:
         """Commit the batch, holding the write lock (taken by the writer that started this task)."""
@@ -292,10 +313,6 @@ class SqliteConnection(Connection):
     async def _flush(self, batch: _Batch) -> None:
         await self._writing.acquire()
         await self._commit(batch)
-
-    async def write(self, sql: str, parameters: Sequence[Any]) -> None:
-        async with self.transaction():
-            await self.execute(sql, parameters)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[None]:
