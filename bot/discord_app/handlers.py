@@ -171,13 +171,15 @@ async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     service = app.service
     user = interaction.user
     table = service.get(table_id)
-    await adopt_lobby(app, interaction, table)
-    lang = user_lang(interaction)
     if op is LobbyOp.START:
-        # Starting opens a thread and renders: answer first (within Discord's 3 seconds).
+        # Starting stores the lobby's message id (when the click came first), opens a thread and renders: answer
+        # first (within Discord's 3 seconds); what it did shows in the lobby's edit and the thread.
         await interaction.response.defer()
+        await adopt_lobby(app, interaction, table)
         await service.start(table_id, user.id)
         return
+    await adopt_lobby(app, interaction, table)
+    lang = user_lang(interaction)
     if op is LobbyOp.JOIN:
         text = await sit_down(app, interaction, table_id, None)
     elif op is LobbyOp.LEAVE:

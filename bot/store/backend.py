@@ -16,7 +16,7 @@ import contextvars
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -156,10 +156,37 @@ class Connection:
         """Hear the notices of the other processes sharing the database (``Dialect.notify``); none here."""
 
 
+# A batch is committed once this many writers are in it, or this long after it began, even with writers queued.
+BATCH_WRITERS = 32
+BATCH_SECONDS = 0.02
+
+
+class _Batch:
+    """Transactions that share one SQLite transaction, and so one commit (one fsync of the write-ahead log)."""
+
+    def __init__(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.begun = loop.time()
+        self.writers = 0
+        self.committed.add_done_callback(_retrieve)  # a batch whose members all left must not warn
+
+
+def _retrieve(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class SqliteConnection(Connection):
-    """One aiosqlite connection in WAL mode for the whole process, and one write lock: a write must not land inside
-    another coroutine's open transaction (it would be committed or rolled back with it, and "stored" could be
-    said of an uncommitted action)."""
+    """One aiosqlite connection in WAL mode for the whole process, with group commit.
+
+    Writes take turns under one lock (a statement must not land inside another coroutine's transaction). Each
+    ``transaction`` is a savepoint inside a SQLite transaction shared by the writers queued behind it: the last of
+    them (or the first to find the batch full or old: ``BATCH_WRITERS``, ``BATCH_SECONDS``) commits for all, so
+    one fsync serves a burst of tables instead of one each, and nobody waits behind a queue of fsyncs. Each
+    writer's block stays atomic (a failure rolls back to its savepoint, the others' work stays), and
+    ``transaction`` returns only once the shared commit is on disk: what a caller acknowledges is durable. Should
+    the commit fail, every writer of that batch gets the error (none was stored)."""
 
     dialect = SQLITE
 
@@ -167,6 +194,9 @@ class SqliteConnection(Connection):
         self.db = db
         self.name = str(path)
         self._writing = asyncio.Lock()
+        self._queued = 0  # writers waiting for the lock: while there are any, the holder leaves the commit to them
+        self._batch: _Batch | None = None  # the open SQLite transaction, shared by the writers since its BEGIN
+        self._committing: set[asyncio.Task[None]] = set()  # held, so a commit under way is never collected
 
     @classmethod
     async def open(cls, path: Path) -> SqliteConnection:
@@ -200,18 +230,89 @@ class SqliteConnection(Connection):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        async with self._writing:
-            await self.db.execute("BEGIN")
+        async with self._turn():
+            await self.db.execute("SAVEPOINT writer")
             try:
                 yield
-                await self.db.execute("COMMIT")
+                await self.db.execute("RELEASE writer")
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK TO writer")
+                    await self.db.execute("RELEASE writer")
                 raise
 
     async def write(self, sql: str, parameters: Sequence[Any]) -> None:
-        async with self._writing:
+        # One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing else.
+        async with self._turn():
             await self.execute(sql, parameters)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """The write lock, in the open batch (begun if none is); after the block, its commit is awaited."""
+        await self._take_turn()
+        try:
+            if self._batch is None:
+                await self.db.execute("BEGIN IMMEDIATE")
+                self._batch = _Batch()
+            batch = self._batch
+            batch.writers += 1
+            try:
+                yield
+            except BaseException:
+                # Some errors end SQLite's transaction by themselves (a full disk): the batch went with it.
+                if not self.db.in_transaction and self._batch is batch:
+                    self._batch = None
+                    batch.committed.set_exception(StoreError("the transaction was rolled back: nothing was written"))
+                raise
+        finally:
+            self._end_turn()
+        await asyncio.shield(batch.committed)
+
+    async def _take_turn(self) -> None:
+        self._queued += 1
+        try:
+            await self._writing.acquire()
+        except BaseException:  # cancelled while queued: the writers ahead may have left the commit to it
+            self._queued -= 1
+            if self._queued == 0 and self._batch is not None:
+                self._start(self._flush(self._batch))
+            raise
+        self._queued -= 1
+
+    def _end_turn(self) -> None:
+        """Let the next writer in; the last one in a row commits the batch (the commit keeps the lock), as does
+        one that finds the batch full: under a steady queue the first writers must not wait for ever."""
+        batch = self._batch
+        if batch is not None and (self._queued == 0 or batch.writers >= BATCH_WRITERS
+                                  or asyncio.get_running_loop().time() - batch.begun >= BATCH_SECONDS):
+            self._start(self._commit(batch))
+        else:
+            self._writing.release()
+
+    def _start(self, commit: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(commit)
+        self._committing.add(task)
+        task.add_done_callback(self._committing.discard)
+
+    async def _commit(self, batch: _Batch) -> None:
+        """Commit the batch, holding the write lock (taken by the writer that started this task)."""
+        try:
+            if self._batch is batch:
+                self._batch = None
+                try:
+                    await self.db.execute("COMMIT")
+                except BaseException as error:
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK")
+                    batch.committed.set_exception(error)
+                else:
+                    batch.committed.set_result(None)
+        finally:
+            self._writing.release()
+
+    async def _flush(self, batch: _Batch) -> None:
+        await self._writing.acquire()
+        await self._commit(batch)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[None]:
@@ -234,6 +335,8 @@ class SqliteConnection(Connection):
         await self.db.execute(f"PRAGMA user_version = {int(version)}")
 
     async def close(self) -> None:
+        async with self._writing:  # a batch being committed finishes first
+            pass
         await self.db.close()
 
 

@@ -257,7 +257,8 @@ class SqlStore:
             _note_revision(table, await cursor.fetchone())
             await self._write_seats(table.id, table)
             await self.notify(table.id)
-            await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
+            if stats.has_ended(table):  # else nothing to count: no savepoint (every write waits for this one)
+                await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
 
     async def _write_seats(self, table_id: int, table: Table) -> None:
         await self.db.executemany(
@@ -283,7 +284,8 @@ class SqlStore:
             await self.db.execute(
                 "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
-            await self._counted(table, stats.write_hand(self.db, table, seq, events))
+            if stats.settled_hands(events):  # most actions settle nothing: no savepoint, fewer round trips
+                await self._counted(table, stats.write_hand(self.db, table, seq, events))
             async with self.db.execute("UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING revision",
                                        (table.id,)) as cursor:
                 row = await cursor.fetchone()

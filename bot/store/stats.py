@@ -86,9 +86,19 @@ async def _insert_hand_rows(db: Connection, table: Table, rows: Iterable[HandRow
           int(r.playing), int(r.made), int(r.nat), int(r.pit), r.points, r.roem, r.score, settled_at) for r in rows])
 
 
+def settled_hands(events: Sequence[Event]) -> list[HandSettled]:
+    """The hands an action's events settle: what ``write_hand`` counts (most actions settle none)."""
+    return [event for event in events if isinstance(event, HandSettled)]
+
+
+def has_ended(table: Table) -> bool:
+    """Whether the table's stored state is a match's end, which ``write_match_end`` counts (once)."""
+    return table.stored_status in (TableStatus.FINISHED, TableStatus.STOPPED)
+
+
 async def write_hand(db: Connection, table: Table, seq: int, events: Sequence[Event]) -> None:
     """The rows of the hand the action ``seq`` settled (if it settled one). Inside the action's transaction."""
-    settled = [event for event in events if isinstance(event, HandSettled)]
+    settled = settled_hands(events)
     if not settled:
         return
     log = await action_log(db, table.id)
@@ -104,7 +114,7 @@ async def write_match_end(db: Connection, table: Table, stoppers: Collection[int
                           ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
     """The match rows and rating updates of a match that ended (finished, or stopped), once: a table that has
     them, or never had a deal, is left alone. Inside the transaction that stores the end."""
-    if table.stored_status not in (TableStatus.FINISHED, TableStatus.STOPPED):
+    if not has_ended(table):
         return None  # not ended, or its end not announced yet: the store still keeps it running
     if table.tournament_id is not None:
         return None  # a tournament's table: its hands count, its result goes to the standings, not the ratings

@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 from pg_server import StoreMaker
 
-from bot.store.backend import Conflict, numbered
+from bot.store.backend import BATCH_WRITERS, Conflict, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
+from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import DuplicateEntry, TournamentStore
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
@@ -185,3 +188,118 @@ async def test_times_are_kept_as_the_same_iso_text_in_both(store: SqlStore) -> N
     _, table = await started(store)
     updated = await store.updated_at(table.id)
     assert updated is not None and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", updated), updated
+
+
+# ------------------------------------------------------------ concurrent writers (SQLite: group commit)
+
+
+class Failure(Exception):
+    pass
+
+
+async def test_concurrent_writers_each_keep_or_lose_only_their_own_changes(new_store: StoreMaker) -> None:
+    """Many transactions at once (in SQLite they share commits): one that fails leaves nothing of its own behind
+    and takes nothing of the others with it; what returned is there for another connection too."""
+    async with new_store() as store:
+        async def writer(index: int) -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (f"k{index}", "first"))
+                await store.db.execute("UPDATE meta SET value = ? WHERE key = ?", ("second", f"k{index}"))
+                if index % 3 == 0:
+                    raise Failure(index)
+
+        results = await asyncio.gather(*(writer(i) for i in range(12)), *(store.set_meta(f"w{i}", "one")
+                                                                          for i in range(6)), return_exceptions=True)
+        assert [type(r) for r in results[:12]] == [Failure if i % 3 == 0 else type(None) for i in range(12)]
+        assert results[12:] == [None] * 6
+    async with new_store() as again, again.db.execute(
+            "SELECT key, value FROM meta WHERE key LIKE 'k%' OR key LIKE 'w%'") as cursor:
+        rows = {row[0]: row[1] for row in await cursor.fetchall()}
+    assert rows == {**{f"k{i}": "second" for i in range(12) if i % 3}, **{f"w{i}": "one" for i in range(6)}}
+
+
+def count_commits(store: SqlStore, fail: int = 0) -> list[int]:
+    """Count the COMMITs of a SQLite store's connection (one element per commit); the first ``fail`` of them fail
+    as a full disk would."""
+    db = store.db.db  # type: ignore[attr-defined]  # the SqliteConnection's aiosqlite connection
+    execute = db.execute
+    commits: list[int] = []
+
+    def counted(sql: str, *args: object) -> object:
+        if sql == "COMMIT":
+            commits.append(1)
+            if len(commits) <= fail:
+                async def full() -> None:
+                    raise sqlite3.OperationalError("database or disk is full")
+                return full()
+        return execute(sql, *args)
+
+    db.execute = counted
+    return commits
+
+
+async def test_a_burst_of_writers_shares_commits_and_each_returns_once_committed(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    async with SqliteStore(path) as store:
+        commits = count_commits(store)
+        outside = sqlite3.connect(path)  # another connection sees only what is committed
+        seen: list[bool] = []
+
+        async def writer(index: int) -> None:
+            await store.set_meta(f"k{index}", "v")
+            # Nothing awaited between the return and the look: the commit came first.
+            seen.append(outside.execute("SELECT 1 FROM meta WHERE key = ?", (f"k{index}",)).fetchone() is not None)
+
+        await asyncio.gather(*(writer(i) for i in range(20)))
+        outside.close()
+    assert seen == [True] * 20
+    assert 1 <= len(commits) <= 3, len(commits)  # one per write would be 20
+
+
+async def test_a_steady_queue_of_writers_still_commits_in_full_batches(tmp_path: Path) -> None:
+    """Writers that keep queueing do not keep the first ones waiting: a batch is committed once it is full."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        commits = count_commits(store)
+        await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(96)))
+    # Full (or old) batches: not one commit after the very last writer.
+    assert len(commits) >= 96 // BATCH_WRITERS > 1, len(commits)
+
+
+async def test_a_failed_commit_fails_every_writer_of_its_batch(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    async with SqliteStore(path) as store:
+        commits = count_commits(store, fail=1)
+        results = await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(5)), return_exceptions=True)
+        assert len(commits) == 1 and all(isinstance(r, sqlite3.OperationalError) for r in results), results
+        assert [await store.get_meta(f"k{i}") for i in range(5)] == [None] * 5  # rolled back, in memory too
+        await store.set_meta("after", "v")  # the store goes on
+    async with SqliteStore(path) as again:
+        assert [await again.get_meta(key) for key in ("k0", "after")] == [None, "v"]
+
+
+async def test_a_writer_cancelled_while_queued_leaves_no_batch_uncommitted(tmp_path: Path) -> None:
+    """The first writer leaves the commit to the one queued behind it; that one is cancelled before its turn: the
+    batch is committed all the same, and the first writer returns."""
+    path = tmp_path / "k.sqlite3"
+    async with SqliteStore(path) as store:
+        go = asyncio.Event()
+
+        async def first() -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES ('first', 'v')")
+                await go.wait()
+
+        one = asyncio.create_task(first())
+        while not store.db._writing.locked():  # type: ignore[attr-defined]
+            await asyncio.sleep(0)
+        queued = asyncio.create_task(store.set_meta("queued", "v"))
+        await asyncio.sleep(0)
+        go.set()
+        while store.db._writing.locked():  # type: ignore[attr-defined]  # the first left; the queued is next
+            await asyncio.sleep(0)
+        queued.cancel()
+        await asyncio.wait_for(one, 5)
+        assert queued.cancelled()
+        outside = sqlite3.connect(path)
+        assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued')").fetchall() == [("first",)]
+        outside.close()
