@@ -699,10 +699,12 @@ async def test_a_lobby_posted_just_before_the_bot_died_is_found_at_the_restart(t
             await play_to_end(h, finished, [ANNA])
         cut = asyncio.Event()
         answer = fake.answer
+        stuck: list[asyncio.Task[Any]] = []
 
         async def dies_once_the_lobby_is_posted(request: Request) -> Any:
             if any(i.startswith("kj:l:") and i.endswith(":start") for i in request.custom_ids()):
                 fake.handle(request)  # Discord has it...
+                stuck.extend(t for t in [asyncio.current_task()] if t is not None)
                 cut.set()
                 await asyncio.Event().wait()  # ...and the bot never hears back
             return await answer(request)
@@ -719,6 +721,11 @@ async def test_a_lobby_posted_just_before_the_bot_died_is_found_at_the_restart(t
         table_id = int(posted.custom_ids()[0].split(":")[2])
         assert h.bot.service.get(table_id).lobby_message_id is None
         fake.answer = answer  # type: ignore[method-assign]
+    # The process died: its task that waited for Discord's answer dies with it (in one event loop it would
+    # linger, and the restarted bot would wait for it to settle).
+    for task in stuck:
+        task.cancel()
+    await asyncio.wait(stuck, timeout=10)
     async with Harness(db, fake) as h2:
         assert h2.bot is not None
         table = h2.bot.service.get(table_id)
