@@ -428,14 +428,21 @@ class CrashRun:
             if task is not asyncio.current_task():
                 task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        child = self.child
-        assert child is not None and child.process.stdin is not None
-        child.process.stdin.close()  # the bot stops at the end of its input
-        try:
-            await asyncio.wait_for(child.process.wait(), 30)
-        except TimeoutError:
-            child.process.kill()
-            raise
+        assert self.child is not None
+        await self.stop_children([self.child])
+
+    @staticmethod
+    async def stop_children(children: list[Child]) -> None:
+        """End bot processes the way an operator would: each stops at the end of its input (killed after 30 s)."""
+        for child in children:
+            assert child.process.stdin is not None
+            child.process.stdin.close()
+        for child in children:
+            try:
+                await asyncio.wait_for(child.process.wait(), 30)
+            except TimeoutError:
+                child.process.kill()
+                raise
 
     def describe(self) -> str:
         lines = []

@@ -154,15 +154,7 @@ class ShardRun(CrashRun):
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        for child in self.shards.values():
-            assert child.process.stdin is not None
-            child.process.stdin.close()
-        for child in self.shards.values():
-            try:
-                await asyncio.wait_for(child.process.wait(), 30)
-            except TimeoutError:
-                child.process.kill()
-                raise
+        await self.stop_children(list(self.shards.values()))
 
     def describe(self) -> str:
         lines = [f"game {g.number}: matches {g.matches} pending {g.pending}" for g in self.games]
