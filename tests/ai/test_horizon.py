@@ -9,7 +9,8 @@ from engine import rulebook
 from engine.ai.horizon import Horizon, features
 from engine.ai.solver import DoubleDummy, Position, SolveRules, step
 
-RULE_SETS = [SolveRules(), SolveRules(True, False, False), SolveRules(False, False, True), SolveRules(True, True, False)]
+RULE_SETS = [SolveRules(), SolveRules(True, False, False), SolveRules(False, False, True),
+             SolveRules(True, True, False)]
 
 
 def _position(seed: int, tricks: int, cards: int, rules: SolveRules) -> Position:
