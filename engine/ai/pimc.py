@@ -63,7 +63,9 @@ DEFAULT_NODE_BUDGET = 2_400_000
 # Fewer exactly solved deals than this: the horizon search on more deals is the better bet.
 DEFAULT_MIN_SAMPLES = 6
 # The horizon search (when too few deals can be solved): the current trick and the next exactly, the
-# rest estimated; about 1-10 thousand nodes a deal at the first trick.
+# rest estimated; about 1-10 thousand nodes a deal at the first trick. Against pimc that leaves those
+# cards to the heuristic (untimed, 24 horizon deals, 100 deals, seed 1): +1.5 a hand [-7.2, +10.2], no
+# measurable difference; against the heuristic (klaverjas duel, 200 deals, seed 1): +39.8 [32.0, 47.7].
 HORIZON_TRICKS = 2
 HORIZON_NODE_BUDGET = 400_000
 # Horizon deals are cheap, so twice as many as exact ones: less noise in the means at the same cost.
@@ -270,8 +272,8 @@ class PimcPlayer:
         if solved < self.min_samples:
             # Too few exact solves: search the deals drawn so far, and more, to the horizon.
             self.last_horizon = True
-            totals = dict.fromkeys(totals, 0)
-            raw = dict.fromkeys(raw, 0)
+            for card in totals:
+                totals[card] = raw[card] = 0
             solved = 0
             spent = 0
             while solved < self.horizon_samples and spent < self.horizon_node_budget:
