@@ -64,8 +64,9 @@ DEFAULT_NODE_BUDGET = 2_400_000
 DEFAULT_MIN_SAMPLES = 6
 # The horizon search (when too few deals can be solved): the current trick and the next exactly, the
 # rest estimated; about 1-10 thousand nodes a deal at the first trick. Against pimc that leaves those
-# cards to the heuristic (untimed, 24 horizon deals, 100 deals, seed 1): +1.5 a hand [-7.2, +10.2], no
-# measurable difference; against the heuristic (klaverjas duel, 200 deals, seed 1): +39.8 [32.0, 47.7].
+# cards to the heuristic (untimed, 100 deals each): +1.5 a hand [-7.2, +10.2] (seed 1, 24 horizon
+# deals), +6.1 [-3.1, +15.3] (seed 2, 48); against the heuristic (klaverjas duel, 200 deals, seed 1):
+# +39.8 [32.0, 47.7], main +33.6 [26.2, 41.0] (not paired: the intervals overlap).
 HORIZON_TRICKS = 2
 HORIZON_NODE_BUDGET = 400_000
 # Horizon deals are cheap, so twice as many as exact ones: less noise in the means at the same cost.
