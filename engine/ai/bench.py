@@ -4,7 +4,8 @@ Solver: random deals and trumps (rotterdam), solved from the first lead, and fro
 2nd and 3rd trick after the solver's own best play up to there. pimc: whole hands played by four
 pimc players at default settings, every decision timed (forced single-card plays included, as a
 table sees them); ``pimc_fallback_share``: of the card decisions with a choice, the share where too
-few deals were solved and the heuristic decided. Deals come from a fixed seed, so runs are comparable.
+few deals were solved and the heuristic decided; ``pimc_horizon_share``: those searched to a trick horizon
+because too few deals could be solved exactly. Deals come from a fixed seed, so runs are comparable.
 """
 
 from __future__ import annotations
@@ -86,9 +87,10 @@ def bench_pimc(seconds: float) -> dict[str, object]:
     players = [PimcPlayer(seed=i) for i in range(4)]
     times: list[float] = []
     samples: list[int] = []
-    # Card decisions with a choice, and those where too few deals were solved and the heuristic decided.
+    # Card decisions with a choice, those where the heuristic decided, those searched to a horizon.
     searched = 0
     fell_back = 0
+    horizon = 0
     hands = 0
     stop = time.perf_counter() + seconds
     while time.perf_counter() < stop or hands < 1:
@@ -105,6 +107,7 @@ def bench_pimc(seconds: float) -> dict[str, object]:
             if game.phase is Phase.PLAY and players[seat].last_source in ("search", "heuristic"):
                 searched += 1
                 fell_back += players[seat].last_source == "heuristic"
+                horizon += players[seat].last_horizon
             game.apply(action, seat)
         hands += 1
     return {
@@ -114,6 +117,7 @@ def bench_pimc(seconds: float) -> dict[str, object]:
         "pimc_p95_ms": _percentile(times, 0.95),
         "pimc_max_ms": _percentile(times, 1.0),
         "pimc_fallback_share": round(fell_back / max(1, searched), 3),
+        "pimc_horizon_share": round(horizon / max(1, searched), 3),
         "pimc_mean_samples": round(sum(samples) / max(1, len(samples)), 1),
         "pimc_samples_setting": players[0].samples,
         "pimc_time_budget_ms": players[0].time_budget_ms,

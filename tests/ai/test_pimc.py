@@ -124,16 +124,41 @@ def test_the_node_budget_not_the_clock_decides() -> None:
     assert runs[0][3] == "search" and runs[0][1] == 8
 
 
-def test_too_few_deals_within_the_budget_leave_the_choice_to_the_heuristic() -> None:
+def test_too_few_deals_within_the_budget_are_searched_to_a_horizon() -> None:
     view = _mid_hand(0)
     player = PimcPlayer(seed=3, node_budget=10_000, time_budget_ms=60_000.0)
     card = player.choose(view)
-    assert player.last_source == "heuristic"
-    assert player.last_samples < player.min_samples
-    # The first deal gets a 1/min_samples share: a hopeless decision gives up early.
-    assert player.last_nodes <= 10_000 // player.min_samples + 100
-    assert card == HeuristicPlayer(seed=3).choose(view)
-    assert isinstance(card, Card)
+    assert card in view.legal and isinstance(card, Card)
+    assert player.last_source == "search" and player.last_horizon
+    assert player.last_samples >= player.min_samples
+    # The first deal gets a 1/min_samples share: a hopeless exact search gives up early.
+    assert player.last_nodes <= 10_000 // player.min_samples + 100 + player.horizon_node_budget * 1.01
+
+
+def test_every_card_of_a_hand_with_the_defaults_comes_from_search() -> None:
+    # Untimed, so the node budgets alone decide (no clock in a test); the opening lead is the costliest.
+    for seed in (5, 6):
+        view = _mid_hand(0, seed)
+        player = PimcPlayer(seed=1, timed=False)
+        card = player.choose(view)
+        assert card in view.legal
+        assert player.last_source == "search" and player.last_samples >= player.min_samples
+
+
+def test_the_horizon_search_is_deterministic_for_a_seed() -> None:
+    view = _mid_hand(0, 7)
+    runs = []
+    for _ in range(2):
+        player = PimcPlayer(seed=9, node_budget=100_000, timed=False)
+        runs.append((player.choose(view), player.last_samples, player.last_nodes, player.last_horizon))
+    assert runs[0] == runs[1] and runs[0][3]
+
+
+def test_a_budget_too_small_for_one_horizon_deal_still_searches_the_trick() -> None:
+    view = _mid_hand(0)
+    player = PimcPlayer(seed=3, node_budget=600, horizon_node_budget=10, time_budget_ms=60_000.0)
+    card = player.choose(view)
+    assert card in view.legal and player.last_source == "search" and player.last_samples == 1
 
 
 def test_a_tight_clock_still_gives_a_legal_card() -> None:
