@@ -110,6 +110,7 @@ _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
 _WINDOW = 64  # first aspiration window of _mtdf (points); 16..128 measured about equal
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 _HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
+_KILLERS = 38  # rows 38..41 by seat: the last two leads that cut off, by tricks done (columns 0..7, 8..15)
 _TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
 
 
@@ -403,6 +404,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             head_pos = 2
     partner_heads = count >= 2 and head_pos == count - 2
     history = _HISTORY + seat
+    killers = _KILLERS + seat
     points_base = trump * 32
 
     n = 0
@@ -452,6 +454,13 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             # Ordering key: the transposition table's move first, then cards likely to be good.
             if card == tt_best:
                 key = 1 << 60
+            elif count == 0 and ply != _ROOT_ROW and card == stack[killers, stack[ply, _DONE]]:
+                # Killers: the last two leads that refuted a position this deep. Measured on the
+                # reference deals: 13% fewer nodes and CPU time (history alone orders leads worse;
+                # killers of the following cards did not help).
+                key = 1 << 59
+            elif count == 0 and ply != _ROOT_ROW and card == stack[killers, 8 + stack[ply, _DONE]]:
+                key = 1 << 58
             elif count == 0:
                 key = (16 + _TRUMP_STRENGTH[rank]) if is_trump else (_PLAIN_STRENGTH[rank] + points)
                 key += _BOSS_BONUS * boss_ours
@@ -689,6 +698,10 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 stack[ply, _IDX] = stack[ply, _N]
                 left = 8 - stack[ply, _DONE]
                 stack[_HISTORY + seat, card] += left * left
+                trick = stack[ply, _DONE]
+                if stack[ply, _COUNT] == 0 and stack[_KILLERS + seat, trick] != card:
+                    stack[_KILLERS + seat, 8 + trick] = stack[_KILLERS + seat, trick]
+                    stack[_KILLERS + seat, trick] = card
             else:
                 stack[ply, _IDX] += 1
         if stack[ply, _IDX] < stack[ply, _N]:
@@ -987,7 +1000,7 @@ class DoubleDummy:
         # Zeros (pages the system hands out only when first written): generations start at 1, so an
         # empty row matches no position and is replaced as an older generation's is.
         self._tt = np.zeros((size, 4), dtype=np.int64)
-        self._stack = np.zeros((_HISTORY + 4, _FIELDS), dtype=np.int64)
+        self._stack = np.zeros((_KILLERS + 4, _FIELDS), dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
@@ -1019,7 +1032,8 @@ class DoubleDummy:
         self._stats[_ABORTED] = 0
         self._stats[_BEST_MOVE] = NO_CARD
         self._values.fill(-INF - 1)
-        self._stack[_HISTORY:].fill(0)
+        self._stack[_HISTORY:_KILLERS].fill(0)
+        self._stack[_KILLERS:].fill(NO_CARD)
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
@@ -1039,7 +1053,8 @@ class DoubleDummy:
         self._stats[_NODES] = 0
         self._stats[_LIMIT] = node_limit if node_limit > 0 else 1 << 62
         self._stats[_ABORTED] = 0
-        self._stack[_HISTORY:].fill(0)
+        self._stack[_HISTORY:_KILLERS].fill(0)
+        self._stack[_KILLERS:].fill(NO_CARD)
         trick = (*pos.trick, 0, 0, 0)
         card = int(_move_kernel(self._hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader,
                                 pos.tricks_done, pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced,
