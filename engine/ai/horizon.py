@@ -21,25 +21,18 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from engine import rulebook
-from engine.ai.solver import PIT_MIXED, PIT_NONE, Position, SolveRules
+from engine.ai import solver
+from engine.ai.solver import Position, SolveRules, drop_stale_cache, finish_trick
 
-register_jitable(rulebook.card_power)
-register_jitable(rulebook.sequence_roem)
-register_jitable(rulebook.stuk_mask)
+# rulebook's helpers are registered as jitable by engine.ai.solver, imported above.
 _legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
-_trick_winner = njit(cache=True)(rulebook.trick_winner)
-_trick_points = njit(cache=True)(rulebook.trick_points)
-_trick_roem = njit(cache=True)(rulebook.trick_roem)
 
 _INF = 1 << 20
 _CARD_POINTS = rulebook.CARD_POINTS
 _TRUMP_STRENGTH = rulebook.TRUMP_STRENGTH
 _PLAIN_STRENGTH = rulebook.PLAIN_STRENGTH
-_LAST_BONUS = rulebook.LAST_TRICK_BONUS
-_PIT_BONUS = rulebook.PIT_BONUS
 
 # Stack layout: one row a ply.
 _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _ALPHA, _BETA, _N, _IDX, _BEST, _SIGNED = range(13)
@@ -120,21 +113,6 @@ def _estimate(hands: Any, leader: int, done: int, trump: int, weights: Any, f: A
     for i in range(N_FEATURES):
         total += weights[8 - done, i] * f[i]
     return int(total + 0.5) if total >= 0 else -int(0.5 - total)  # rounded half away from zero
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _finish(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
-            stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """The trick's winner, the new pit state and what the trick adds for NS (signed)."""
-    winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
-    team = winner & 1
-    gain = _trick_points(c0, c1, c2, c3, trump) + _trick_roem(c0, c1, c2, c3, trump, stuk)
-    new_pit = 1 + team if pit == PIT_NONE or pit == 1 + team else PIT_MIXED
-    if done == 7:
-        gain += _LAST_BONUS
-        if new_pit == 1 + team:
-            gain += _PIT_BONUS
-    return winner, new_pit, gain if team == 0 else -gain
 
 
 @njit(cache=True, nogil=True)
@@ -254,7 +232,7 @@ def _search(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done
                 stack[nxt, _DONE] = stack[ply, _DONE]
                 stack[nxt, _PIT] = stack[ply, _PIT]
             else:
-                winner, new_pit, signed = _finish(stack[ply, _C0], stack[ply, _C1], stack[ply, _C2], card,
+                winner, new_pit, signed = finish_trick(stack[ply, _C0], stack[ply, _C1], stack[ply, _C2], card,
                                                   stack[ply, _LEADER], stack[ply, _DONE], stack[ply, _PIT], trump,
                                                   stuk)
                 stack[ply, _SIGNED] = signed
@@ -301,7 +279,7 @@ def _root_values(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
             value = _search(hands, k0, k1, k2, count + 1, leader, done, pit, stop, -_INF, _INF, trump, amsterdam,
                             undertrump_forced, stuk, weights, stack, stats, f)
         else:
-            winner, new_pit, signed = _finish(c0, c1, c2, card, leader, done, pit, trump, stuk)
+            winner, new_pit, signed = finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
             value = signed
             if done < 7:
                 value += _search(hands, 0, 0, 0, 0, winner, done + 1, new_pit, stop, -_INF, _INF, trump, amsterdam,
@@ -355,22 +333,8 @@ class Horizon:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the horizon search; a cache older than the rules is dropped first."""
-    drop_stale_cache()
+    # Its functions compile in the rules and the solver's trick step: a cache older than either is stale.
+    drop_stale_cache(Path(__file__).resolve().parent / "__pycache__",
+                     [Path(rulebook.__file__).resolve(), Path(solver.__file__).resolve()], "horizon")
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     Horizon().card_values(pos, SolveRules(), 0, 2, node_limit=2000)
-
-
-def drop_stale_cache() -> bool:
-    """Delete this module's numba cache if older than ``engine/rulebook.py`` (numba checks only this
-    file's timestamp, as the solver's ``_drop_stale_cache`` explains); True if deleted."""
-    cache = Path(__file__).resolve().parent / "__pycache__"
-    try:
-        rules_mtime = Path(rulebook.__file__).resolve().stat().st_mtime
-        indexes = list(cache.glob("horizon*.nbi"))
-        if not any(index.stat().st_mtime < rules_mtime for index in indexes):
-            return False
-        for path in [*indexes, *cache.glob("horizon*.nbc")]:
-            path.unlink(missing_ok=True)
-    except OSError:
-        return False
-    return True

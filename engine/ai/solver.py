@@ -14,13 +14,14 @@ stuk: held, trick roem is searched without the trick stuk.
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
 ``engine/rulebook.py`` changed would keep the old rules: ``warm_up()``, which every process that
 solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
-older than ``rulebook.py`` (``_drop_stale_cache``) before anything is loaded from the cache, and
+older than ``rulebook.py`` (``drop_stale_cache``) before anything is loaded from the cache, and
 the solver is compiled afresh. Importing this module touches no file.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,18 +34,20 @@ from engine import rulebook
 from engine.settings import Rules, StukMode
 
 
-def _drop_stale_cache(cache_dir: Path, rules_file: Path) -> bool:
-    """Delete the solver's numba cache files if any index is older than ``rules_file``; True if deleted.
+def drop_stale_cache(cache_dir: Path, sources: Sequence[Path], stem: str) -> bool:
+    """Delete the numba cache files of module ``stem`` if any index is older than one of ``sources``; True if
+    deleted.
 
-    numba compiles ``engine.rulebook``'s rules into the solver's functions but checks only solver.py's
-    timestamp when loading them from its cache: without this, an edited rule would go unnoticed.
+    numba compiles ``engine.rulebook``'s rules (and, for the horizon search, this module's trick step) into a
+    module's functions but checks only that module's own timestamp when loading them from its cache: without
+    this, an edited rule would go unnoticed.
     """
     try:
-        rules_mtime = rules_file.stat().st_mtime
-        indexes = list(cache_dir.glob("solver*.nbi"))
-        if not any(index.stat().st_mtime < rules_mtime for index in indexes):
+        newest = max(source.stat().st_mtime for source in sources)
+        indexes = list(cache_dir.glob(f"{stem}*.nbi"))
+        if not any(index.stat().st_mtime < newest for index in indexes):
             return False
-        for path in [*indexes, *cache_dir.glob("solver*.nbc")]:
+        for path in [*indexes, *cache_dir.glob(f"{stem}*.nbc")]:
             path.unlink(missing_ok=True)
     except OSError:  # no cache yet, or not ours to delete: numba will sort it out
         return False
@@ -125,7 +128,7 @@ def _lowest(mask: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
+def finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
                   stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
     winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
@@ -179,7 +182,7 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
+                    winner, new_pit, first = finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
                     # The last trick plays itself: each seat's other card, from the winner on.
                     r0 = _lowest(h[s0] ^ (1 << a))
                     r1 = _lowest(h[s1] ^ (1 << b))
@@ -187,7 +190,7 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
                     r3 = _lowest(h[s3] ^ (1 << d))
                     rest = (r0, r1, r2, r3)
                     p = (winner - leader) & 3
-                    _, _, last = _finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                    _, _, last = finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
                                                winner, 7, new_pit, trump, stuk)
                     v = first + last
                     if max0:
@@ -269,7 +272,7 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish_trick(a, b, c, d, leader, 5, pit, trump, stuk)
+                    winner, new_pit, first = finish_trick(a, b, c, d, leader, 5, pit, trump, stuk)
                     played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
                     rest = (h[0] & ~played, h[1] & ~played, h[2] & ~played, h[3] & ~played)
                     v = first + _last_two_ab(rest, winner, new_pit, a3 - first, b3 - first, trump, amsterdam,
@@ -622,7 +625,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 l1 = _lowest(hands[(n_leader + 1) & 3])
                 l2 = _lowest(hands[(n_leader + 2) & 3])
                 l3 = _lowest(hands[(n_leader + 3) & 3])
-                _, _, signed = _finish_trick(l0, l1, l2, l3, n_leader, 7, n_pit, trump, stuk)
+                _, _, signed = finish_trick(l0, l1, l2, l3, n_leader, 7, n_pit, trump, stuk)
                 ret = signed
                 resolved = True
             elif n_count == 0:
@@ -723,7 +726,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 t0 = stack[ply, _C0]
                 t1 = stack[ply, _C1]
                 t2 = stack[ply, _C2]
-                winner, new_pit, signed = _finish_trick(t0, t1, t2, card, stack[ply, _LEADER], stack[ply, _DONE],
+                winner, new_pit, signed = finish_trick(t0, t1, t2, card, stack[ply, _LEADER], stack[ply, _DONE],
                                                         stack[ply, _PIT], trump, stuk)
                 stack[ply, _SIGNED] = signed
                 if stack[ply, _DONE] == 7:
@@ -810,7 +813,7 @@ def _child(c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: i
         return c0, card, c2, 2, leader, done, pit, 0
     if count == 2:
         return c0, c1, card, 3, leader, done, pit, 0
-    winner, new_pit, signed = _finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
+    winner, new_pit, signed = finish_trick(c0, c1, c2, card, leader, done, pit, trump, stuk)
     return 0, 0, 0, 0, winner, done + 1, new_pit, signed
 
 
@@ -1149,7 +1152,7 @@ def step(pos: Position, card: int, rules: SolveRules) -> tuple[Position, int]:
     if len(trick) < 4:
         return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, pos.leader, trick, pos.tricks_done,
                         pos.pit), 0
-    winner, pit, gain = _finish_trick(trick[0], trick[1], trick[2], trick[3], pos.leader, pos.tricks_done, pos.pit,
+    winner, pit, gain = finish_trick(trick[0], trick[1], trick[2], trick[3], pos.leader, pos.tricks_done, pos.pit,
                                       pos.trump, rules.stuk_in_trick)
     return Position((hands[0], hands[1], hands[2], hands[3]), pos.trump, winner, (), pos.tricks_done + 1, pit), gain
 
@@ -1194,7 +1197,7 @@ def warm_up() -> None:
     Call it before the first solve of a process: numba reads its cache at a function's first call,
     so only a stale cache dropped before then is compiled afresh.
     """
-    _drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())
+    drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()], "solver")
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)

@@ -229,7 +229,7 @@ def test_mtdf_is_exact_from_any_guess() -> None:
 
 def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     """Solver cache files older than the rules file go; newer ones and other modules' stay."""
-    from engine.ai.solver import _drop_stale_cache
+    from engine.ai.solver import drop_stale_cache
 
     rules = tmp_path / "rulebook.py"
     rules.write_text("")
@@ -239,24 +239,26 @@ def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
                                        "rulebook.legal_mask-89.py311.nbi")]
     for path in files:
         path.write_text("")
-    assert not _drop_stale_cache(cache, rules)  # as new as the rules: kept
+    assert not drop_stale_cache(cache, [rules], "solver")  # as new as the rules: kept
     old = rules.stat().st_mtime - 100
     os.utime(files[0], (old, old))
-    assert _drop_stale_cache(cache, rules)
+    assert drop_stale_cache(cache, [rules], "solver")
     assert [path.exists() for path in files] == [False, False, True]
-    assert not _drop_stale_cache(tmp_path / "missing", rules)
+    assert not drop_stale_cache(tmp_path / "missing", [rules], "solver")
 
 
 def test_warm_up_checks_the_cache_before_solving(monkeypatch: pytest.MonkeyPatch) -> None:
     """The stale-cache check runs in warm_up, first, on the solver's own cache and the rulebook."""
     from engine.ai import solver
 
-    calls: list[tuple[Path, Path]] = []
-    monkeypatch.setattr(solver, "_drop_stale_cache", lambda cache, rules: calls.append((cache, rules)) or False)
+    calls: list[tuple[Path, list[Path], str]] = []
+    monkeypatch.setattr(solver, "drop_stale_cache",
+                        lambda cache, sources, stem: calls.append((cache, list(sources), stem)) or False)
     monkeypatch.setattr(solver, "_default", lambda: pytest.fail("solved before the cache was checked"))
     with pytest.raises(pytest.fail.Exception):
         solver.warm_up()
-    assert calls == [(Path(solver.__file__).resolve().parent / "__pycache__", Path(rulebook.__file__).resolve())]
+    assert calls == [(Path(solver.__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()],
+                      "solver")]
 
 
 def test_importing_the_solver_touches_no_file() -> None:
