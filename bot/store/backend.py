@@ -16,11 +16,11 @@ import contextvars
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 import asyncpg
@@ -73,6 +73,15 @@ def numbered(sql: str) -> str:
         return f"${count}"
 
     return _QUOTED_OR_MARK.sub(replace, sql)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group."""
+
+    sql: str
+    parameters: Sequence[Any] = ()
+    check: Callable[[list[Any]], None] | None = None
 
 
 class Cursor:
@@ -134,6 +143,22 @@ class Connection:
         async with self.transaction():
             await self.execute(sql, parameters)
 
+    async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
+        """The statements as one transaction, committed at once: each one's rows. A check that raises, or a statement
+        that fails, undoes them all."""
+        async with self.transaction():
+            return await self.run_steps(steps)
+
+    async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
+        """The statements in the current transaction, in order, each checked: each one's rows."""
+        results = []
+        for step in steps:
+            rows = await (await self.execute(step.sql, step.parameters)).fetchall()
+            if step.check is not None:
+                step.check(rows)
+            results.append(rows)
+        return results
+
     def migrating(self) -> contextlib.AbstractAsyncContextManager[None]:
         """The one transaction that applies the pending migrations and records the new schema version."""
         raise NotImplementedError
@@ -170,6 +195,27 @@ class _Batch:
         self.begun = loop.time()
         self.writers = 0
         self.committed.add_done_callback(_retrieve)  # a batch whose members all left must not warn
+
+
+def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any]]:
+    """``Connection.atomic`` in aiosqlite's thread: the steps in a savepoint of the open batch."""
+    conn.execute("SAVEPOINT writer")
+    try:
+        results = []
+        for step in steps:
+            rows = conn.execute(step.sql, tuple(step.parameters)).fetchall()
+            if step.check is not None:
+                step.check(rows)
+            results.append(rows)
+    except BaseException as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK TO writer")
+            conn.execute("RELEASE writer")
+        if isinstance(error, sqlite3.IntegrityError):
+            raise Conflict(str(error)) from error
+        raise
+    conn.execute("RELEASE writer")
+    return results
 
 
 def _retrieve(future: asyncio.Future[None]) -> None:
@@ -211,9 +257,10 @@ class SqliteConnection(Connection):
         return cls(db, path)
 
     async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        # One trip to aiosqlite's thread, not three (execute, fetch, close): a writer holds the write lock over
+        # its statements, and under load each trip waits for a turn of the busy event loop.
         try:
-            async with self.db.execute(sql, tuple(parameters)) as cursor:
-                return Cursor(await cursor.fetchall())
+            return Cursor(await self.db.execute_fetchall(sql, tuple(parameters)))
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
 
@@ -245,6 +292,13 @@ class SqliteConnection(Connection):
         # One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing else.
         async with self._turn():
             await self.execute(sql, parameters)
+
+    async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
+        # All of it in one trip to aiosqlite's thread: the write lock is held for that trip alone, not for a turn of
+        # the (busy) event loop after every statement.
+        async with self._turn():
+            run: Callable[..., Awaitable[list[list[Any]]]] = cast(Any, self.db)._execute
+            return await run(_run_steps, cast(Any, self.db)._conn, steps)
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pg_server import StoreMaker
 
-from bot.store.backend import BATCH_WRITERS, Conflict, numbered
+from bot.store.backend import BATCH_WRITERS, Conflict, Step, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import DuplicateEntry, TournamentStore
@@ -303,3 +303,58 @@ async def test_a_writer_cancelled_while_queued_leaves_no_batch_uncommitted(tmp_p
         outside = sqlite3.connect(path)
         assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued')").fetchall() == [("first",)]
         outside.close()
+
+
+async def test_a_statement_group_is_all_or_nothing_and_keeps_the_others_work(new_store: StoreMaker) -> None:
+    """``atomic``: a check that refuses, or a statement the database refuses (as ``Conflict``), undoes the whole
+    group and nothing of the groups and writers around it; what returned is there for another connection too."""
+    def refuse(rows: list[object]) -> None:
+        raise Failure(rows)
+
+    async with new_store() as store:
+        def group(index: int, last: Step) -> list[Step]:
+            return [Step("INSERT INTO meta (key, value) VALUES (?, ?)", (f"g{index}", "v")),
+                    Step("SELECT value FROM meta WHERE key = ?", (f"g{index}",)), last]
+
+        kept = Step("UPDATE meta SET value = ? WHERE key = ? RETURNING value", ("w", "g0"))
+        twice = Step("INSERT INTO meta (key, value) VALUES (?, ?)", ("g2", "again"))
+        results = await asyncio.gather(
+            store.db.atomic(group(0, kept)), store.set_meta("s", "v"),
+            store.db.atomic(group(1, Step("SELECT 1", (), refuse))), store.db.atomic(group(2, twice)),
+            return_exceptions=True)
+        assert [[list(row) for row in rows] for rows in results[0]] == [[], [["v"]], [["w"]]]  # type: ignore[union-attr]
+        assert results[1] is None
+        assert isinstance(results[2], Failure) and isinstance(results[3], Conflict)
+    async with new_store() as again, again.db.execute("SELECT key, value FROM meta WHERE key IN "
+                                                      "('g0', 'g1', 'g2', 's')") as cursor:
+        assert {row[0]: row[1] for row in await cursor.fetchall()} == {"g0": "w", "s": "v"}
+
+
+def count_trips(store: SqlStore) -> list[object]:
+    """Count the jobs a SQLite store's connection sends to aiosqlite's thread."""
+    db = store.db.db  # type: ignore[attr-defined]
+    run = db._execute
+    trips: list[object] = []
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        trips.append(fn)
+        return await run(fn, *args, **kwargs)
+
+    db._execute = counted
+    return trips
+
+
+async def test_a_statement_and_a_plain_action_are_one_trip_each_to_sqlites_thread(tmp_path: Path) -> None:
+    """Every trip waits for a turn of the event loop, and a writer holds the write lock over its trips: a statement
+    is one trip, a whole action (its checks and writes) one more than the shared batch's BEGIN."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        _, table = await started(store)
+        trips = count_trips(store)
+        await store.get_meta("x")
+        assert len(trips) == 1
+        trips.clear()
+        revision = table.revision
+        await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the action, COMMIT
+        assert [action for action, _ in await store.actions(table.id)] == [a_deal(1)]
+        assert table.revision == revision + 1 == await store.revision(table.id)
