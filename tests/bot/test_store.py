@@ -289,19 +289,28 @@ async def test_a_writer_cancelled_while_queued_leaves_no_batch_uncommitted(tmp_p
                 await store.db.execute("INSERT INTO meta (key, value) VALUES ('first', 'v')")
                 await go.wait()
 
+        async def queued_writer() -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES ('queued', 'v')")
+
         one = asyncio.create_task(first())
         while not store.db._writing.locked():  # type: ignore[attr-defined]
             await asyncio.sleep(0)
-        queued = asyncio.create_task(store.set_meta("queued", "v"))
+        queued = asyncio.create_task(queued_writer())
+        # A statement group waiting for its round, cancelled before the round began it, writes nothing either.
+        withdrawn = asyncio.create_task(store.set_meta("withdrawn", "v"))
+        await asyncio.sleep(0)
+        withdrawn.cancel()
         await asyncio.sleep(0)
         go.set()
         while store.db._writing.locked():  # type: ignore[attr-defined]  # the first left; the queued is next
             await asyncio.sleep(0)
         queued.cancel()
         await asyncio.wait_for(one, 5)
-        assert queued.cancelled()
+        assert queued.cancelled() and withdrawn.cancelled()
         outside = sqlite3.connect(path)
-        assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued')").fetchall() == [("first",)]
+        assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued', 'withdrawn')").fetchall() == [
+            ("first",)]
         outside.close()
 
 
@@ -344,9 +353,10 @@ def count_trips(store: SqlStore) -> list[object]:
     return trips
 
 
-async def test_a_statement_and_a_plain_action_are_one_trip_each_to_sqlites_thread(tmp_path: Path) -> None:
+async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp_path: Path) -> None:
     """Every trip waits for a turn of the event loop, and a writer holds the write lock over its trips: a statement
-    is one trip, a whole action (its checks and writes) one more than the shared batch's BEGIN."""
+    is one trip, a whole action (its checks and writes) one more than the shared batch's BEGIN, and so is a burst of
+    writes."""
     async with SqliteStore(tmp_path / "k.sqlite3") as store:
         _, table = await started(store)
         trips = count_trips(store)
@@ -358,3 +368,7 @@ async def test_a_statement_and_a_plain_action_are_one_trip_each_to_sqlites_threa
         assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the action, COMMIT
         assert [action for action, _ in await store.actions(table.id)] == [a_deal(1)]
         assert table.revision == revision + 1 == await store.revision(table.id)
+        trips.clear()  # writers arriving together share a round: one trip for all their statements
+        await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(10)))
+        assert len(trips) == 3, trips
+        assert [await store.get_meta(f"k{i}") for i in range(10)] == ["v"] * 10
