@@ -16,11 +16,12 @@ import contextvars
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 import asyncpg
@@ -73,6 +74,15 @@ def numbered(sql: str) -> str:
         return f"${count}"
 
     return _QUOTED_OR_MARK.sub(replace, sql)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group."""
+
+    sql: str
+    parameters: Sequence[Any] = ()
+    check: Callable[[list[Any]], None] | None = None
 
 
 class Cursor:
@@ -134,6 +144,22 @@ class Connection:
         async with self.transaction():
             await self.execute(sql, parameters)
 
+    async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
+        """The statements as one transaction, committed at once: each one's rows. A check that raises, or a statement
+        that fails, undoes them all."""
+        async with self.transaction():
+            return await self.run_steps(steps)
+
+    async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
+        """The statements in the current transaction, in order, each checked: each one's rows."""
+        results = []
+        for step in steps:
+            rows = await (await self.execute(step.sql, step.parameters)).fetchall()
+            if step.check is not None:
+                step.check(rows)
+            results.append(rows)
+        return results
+
     def migrating(self) -> contextlib.AbstractAsyncContextManager[None]:
         """The one transaction that applies the pending migrations and records the new schema version."""
         raise NotImplementedError
@@ -172,6 +198,67 @@ class _Batch:
         self.committed.add_done_callback(_retrieve)  # a batch whose members all left must not warn
 
 
+@dataclass(eq=False)
+class _Group:
+    """One ``atomic`` call waiting for its round. ``state`` (guarded by ``guard``, as the thread reads it): "waiting",
+    "running" once the thread began it (it is in the batch now), "withdrawn" when its caller was cancelled first."""
+
+    steps: list[Step]
+    done: asyncio.Future[list[list[Any]]]
+    state: str = "waiting"
+    guard: threading.Lock = field(default_factory=threading.Lock)
+
+    def begin(self) -> bool:
+        with self.guard:
+            if self.state == "waiting":
+                self.state = "running"
+            return self.state == "running"
+
+    def withdraw(self) -> bool:
+        """Whether the group will write nothing (its caller was cancelled before the thread began it)."""
+        with self.guard:
+            if self.state == "waiting":
+                self.state = "withdrawn"
+            return self.state == "withdrawn"
+
+
+def _run_groups(conn: sqlite3.Connection, groups: list[_Group]) -> list[BaseException | list[list[Any]]]:
+    """A round of ``SqliteConnection.atomic`` in aiosqlite's thread: each group's rows, or what refused it."""
+    outcomes: list[BaseException | list[list[Any]]] = []
+    for group in groups:
+        if not group.begin():
+            outcomes.append(asyncio.CancelledError())
+            continue
+        try:
+            outcomes.append(_run_steps(conn, group.steps))
+        except Exception as error:
+            if not conn.in_transaction:  # the failure ended the batch (a full disk): the groups after it cannot run
+                raise
+            outcomes.append(error)
+    return outcomes
+
+
+def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any]]:
+    """One group of ``Connection.atomic`` in aiosqlite's thread: the steps in a savepoint of the open batch."""
+    conn.execute("SAVEPOINT writer")
+    try:
+        results = []
+        for step in steps:
+            rows = conn.execute(step.sql, tuple(step.parameters)).fetchall()
+            if step.check is not None:
+                step.check(rows)
+            results.append(rows)
+    except BaseException as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK TO writer")
+            conn.execute("RELEASE writer")
+        if isinstance(error, sqlite3.IntegrityError):
+            raise Conflict(str(error)) from error
+        raise
+    conn.execute("RELEASE writer")
+    return results
+
+
 def _retrieve(future: asyncio.Future[None]) -> None:
     if not future.cancelled():
         future.exception()
@@ -197,6 +284,9 @@ class SqliteConnection(Connection):
         self._queued = 0  # writers waiting for the lock: while there are any, the holder leaves the commit to them
         self._batch: _Batch | None = None  # the open SQLite transaction, shared by the writers since its BEGIN
         self._committing: set[asyncio.Task[None]] = set()  # held, so a commit under way is never collected
+        # Statement groups (``atomic``) waiting for the next round, which runs them all in one trip to the thread.
+        self._groups: list[_Group] = []
+        self._rounds: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: Path) -> SqliteConnection:
@@ -211,9 +301,10 @@ class SqliteConnection(Connection):
         return cls(db, path)
 
     async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        # One trip to aiosqlite's thread, not three (execute, fetch, close): a writer holds the write lock over
+        # its statements, and under load each trip waits for a turn of the busy event loop.
         try:
-            async with self.db.execute(sql, tuple(parameters)) as cursor:
-                return Cursor(await cursor.fetchall())
+            return Cursor(await self.db.execute_fetchall(sql, tuple(parameters)))
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
 
@@ -242,9 +333,53 @@ class SqliteConnection(Connection):
                 raise
 
     async def write(self, sql: str, parameters: Sequence[Any]) -> None:
-        # One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing else.
-        async with self._turn():
-            await self.execute(sql, parameters)
+        await self.atomic([Step(sql, parameters)])
+
+    async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
+        # The groups waiting meanwhile go together: one turn of the write lock and one trip to aiosqlite's thread for
+        # all of them, each in a savepoint of its own. Under load every trip and every hand-over of the lock waits
+        # for a turn of the busy event loop, so a burst of writers taking them one by one would queue for seconds.
+        group = _Group(list(steps), asyncio.get_running_loop().create_future())
+        self._groups.append(group)
+        if self._rounds is None:
+            self._rounds = asyncio.get_running_loop().create_task(self._run_rounds())
+        try:
+            return await asyncio.shield(group.done)
+        except asyncio.CancelledError:
+            # Not begun: it leaves nothing behind (begun, it is in the batch, as a writer cancelled in its commit).
+            if group.withdraw() and group in self._groups:
+                self._groups.remove(group)
+            raise
+
+    async def _run_rounds(self) -> None:
+        """Run the waiting groups, round after round, until none are left; each group's caller hears of its outcome
+        once the round's batch is committed (a failed commit fails every group of the round)."""
+        try:
+            while self._groups:
+                groups: list[_Group] = []
+                try:
+                    async with self._turn():
+                        # At most a batch's worth: a round's trip keeps the thread from the readers meanwhile.
+                        groups, self._groups = self._groups[:BATCH_WRITERS], self._groups[BATCH_WRITERS:]
+                        run: Callable[..., Awaitable[list[BaseException | list[list[Any]]]]] = \
+                            cast(Any, self.db)._execute
+                        outcomes = await run(_run_groups, cast(Any, self.db)._conn, groups)
+                except BaseException as error:
+                    for group in groups:
+                        if not group.done.done():
+                            group.done.set_exception(error)
+                    if isinstance(error, asyncio.CancelledError):
+                        raise
+                    continue
+                for group, outcome in zip(groups, outcomes, strict=True):
+                    if group.done.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        group.done.set_exception(outcome)
+                    else:
+                        group.done.set_result(outcome)
+        finally:
+            self._rounds = None
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:

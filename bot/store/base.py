@@ -16,6 +16,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
+from functools import partial
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import Conflict, Connection, Dialect, StoreError
+from bot.store.backend import Conflict, Connection, Dialect, Step, StoreError
 from bot.store.codec import decode_action, encode_action
 from bot.tables.model import (
     AccuracyPoint,
@@ -220,10 +221,16 @@ class SqlStore:
     async def notify(self, table_id: int, event: dict[str, Any] | None = None) -> None:
         """Tell the other processes sharing the database that the table changed, and with ``event`` what happened
         (``bot.tables.shared``); inside a transaction the notice goes when it commits. Nothing in SQLite."""
+        notice = self._notice(table_id, event)
+        if notice is not None:
+            await self.db.execute(notice.sql, notice.parameters)
+
+    def _notice(self, table_id: int, event: dict[str, Any] | None = None) -> Step | None:
+        """The statement of ``notify``; None where no other process shares the database."""
         if self.dialect.notify is None:
-            return
+            return None
         text = json.dumps({"from": self.origin, "table": table_id, **({"event": event} if event else {})})
-        await self.db.execute(self.dialect.notify, (text,))
+        return Step(self.dialect.notify, (text,))
 
     async def revisions(self) -> dict[int, int]:
         """Each lobby's and running table's revision (how often it was written)."""
@@ -272,25 +279,29 @@ class SqlStore:
                             user_id: int | None, events: Sequence[Event] = ()) -> None:
         """Store one action; when its ``events`` settle a hand, that hand's statistics go in the same transaction."""
         kind, data = encode_action(action)
-        async with self._transaction():
-            # Another process may share the database (PostgreSQL): the table's lock, then its state version. The
-            # action goes in only at the next position; the primary key (table_id, seq) refuses a second write.
-            if self.dialect.lock_table is not None:
-                await self.db.execute(self.dialect.lock_table, (table.id,))
-            async with self.db.execute("SELECT count(*) FROM actions WHERE table_id = ?", (table.id,)) as cursor:
-                row = await cursor.fetchone()
-            if int(row[0]) != seq:
-                raise Conflict(f"table {table.id}: action {seq} is not the next ({row[0]} are stored)")
-            await self.db.execute(
-                "INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id))
-            if stats.settled_hands(events):  # most actions settle nothing: no savepoint, fewer round trips
+        steps: list[Step] = []
+        # Another process may share the database (PostgreSQL): the table's lock, then its state version. The action
+        # goes in only at the next position; the primary key (table_id, seq) refuses a second write.
+        if self.dialect.lock_table is not None:
+            steps.append(Step(self.dialect.lock_table, (table.id,)))
+        steps += [
+            Step("SELECT count(*) FROM actions WHERE table_id = ?", (table.id,),
+                 partial(_next_position, table.id, seq)),
+            Step("INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id)),
+            Step("UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING revision", (table.id,))]
+        revised = len(steps) - 1
+        notice = self._notice(table.id)
+        if notice is not None:
+            steps.append(notice)
+        if stats.settled_hands(events):
+            async with self._transaction():
+                results = await self.db.run_steps(steps)
                 await self._counted(table, stats.write_hand(self.db, table, seq, events))
-            async with self.db.execute("UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING revision",
-                                       (table.id,)) as cursor:
-                row = await cursor.fetchone()
-            await self.notify(table.id)
-        _note_revision(table, row)
+        else:
+            # Most actions: one statement group (in SQLite, one trip to its thread under the write lock).
+            results = await self.db.atomic(steps)
+        _note_revision(table, results[revised][0] if results[revised] else None)
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",
@@ -560,6 +571,12 @@ class SqlStore:
                                    (names.get(Seat.N, ""), names.get(Seat.E, ""), names.get(Seat.S, ""),
                                     names.get(Seat.W, ""))))
         return out
+
+
+def _next_position(table_id: int, seq: int, rows: list[Any]) -> None:
+    """The check of an action's position: ``rows`` hold how many actions the table has stored."""
+    if int(rows[0][0]) != seq:
+        raise Conflict(f"table {table_id}: action {seq} is not the next ({rows[0][0]} are stored)")
 
 
 def _note_revision(table: Table, row: Any) -> None:

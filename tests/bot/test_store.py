@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pg_server import StoreMaker
 
-from bot.store.backend import BATCH_WRITERS, Conflict, numbered
+from bot.store.backend import BATCH_WRITERS, Conflict, Step, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import DuplicateEntry, TournamentStore
@@ -289,17 +289,86 @@ async def test_a_writer_cancelled_while_queued_leaves_no_batch_uncommitted(tmp_p
                 await store.db.execute("INSERT INTO meta (key, value) VALUES ('first', 'v')")
                 await go.wait()
 
+        async def queued_writer() -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES ('queued', 'v')")
+
         one = asyncio.create_task(first())
         while not store.db._writing.locked():  # type: ignore[attr-defined]
             await asyncio.sleep(0)
-        queued = asyncio.create_task(store.set_meta("queued", "v"))
+        queued = asyncio.create_task(queued_writer())
+        # A statement group waiting for its round, cancelled before the round began it, writes nothing either.
+        withdrawn = asyncio.create_task(store.set_meta("withdrawn", "v"))
+        await asyncio.sleep(0)
+        withdrawn.cancel()
         await asyncio.sleep(0)
         go.set()
         while store.db._writing.locked():  # type: ignore[attr-defined]  # the first left; the queued is next
             await asyncio.sleep(0)
         queued.cancel()
         await asyncio.wait_for(one, 5)
-        assert queued.cancelled()
+        assert queued.cancelled() and withdrawn.cancelled()
         outside = sqlite3.connect(path)
-        assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued')").fetchall() == [("first",)]
+        assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued', 'withdrawn')").fetchall() == [
+            ("first",)]
         outside.close()
+
+
+async def test_a_statement_group_is_all_or_nothing_and_keeps_the_others_work(new_store: StoreMaker) -> None:
+    """``atomic``: a check that refuses, or a statement the database refuses (as ``Conflict``), undoes the whole
+    group and nothing of the groups and writers around it; what returned is there for another connection too."""
+    def refuse(rows: list[object]) -> None:
+        raise Failure(rows)
+
+    async with new_store() as store:
+        def group(index: int, last: Step) -> list[Step]:
+            return [Step("INSERT INTO meta (key, value) VALUES (?, ?)", (f"g{index}", "v")),
+                    Step("SELECT value FROM meta WHERE key = ?", (f"g{index}",)), last]
+
+        kept = Step("UPDATE meta SET value = ? WHERE key = ? RETURNING value", ("w", "g0"))
+        twice = Step("INSERT INTO meta (key, value) VALUES (?, ?)", ("g2", "again"))
+        results = await asyncio.gather(
+            store.db.atomic(group(0, kept)), store.set_meta("s", "v"),
+            store.db.atomic(group(1, Step("SELECT 1", (), refuse))), store.db.atomic(group(2, twice)),
+            return_exceptions=True)
+        assert [[list(row) for row in rows] for rows in results[0]] == [[], [["v"]], [["w"]]]  # type: ignore[union-attr]
+        assert results[1] is None
+        assert isinstance(results[2], Failure) and isinstance(results[3], Conflict)
+    async with new_store() as again, again.db.execute("SELECT key, value FROM meta WHERE key IN "
+                                                      "('g0', 'g1', 'g2', 's')") as cursor:
+        assert {row[0]: row[1] for row in await cursor.fetchall()} == {"g0": "w", "s": "v"}
+
+
+def count_trips(store: SqlStore) -> list[object]:
+    """Count the jobs a SQLite store's connection sends to aiosqlite's thread."""
+    db = store.db.db  # type: ignore[attr-defined]
+    run = db._execute
+    trips: list[object] = []
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        trips.append(fn)
+        return await run(fn, *args, **kwargs)
+
+    db._execute = counted
+    return trips
+
+
+async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp_path: Path) -> None:
+    """Every trip waits for a turn of the event loop, and a writer holds the write lock over its trips: a statement
+    is one trip, a whole action (its checks and writes) one more than the shared batch's BEGIN, and so is a burst of
+    writes."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        _, table = await started(store)
+        trips = count_trips(store)
+        await store.get_meta("x")
+        assert len(trips) == 1
+        trips.clear()
+        revision = table.revision
+        await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the action, COMMIT
+        assert [action for action, _ in await store.actions(table.id)] == [a_deal(1)]
+        assert table.revision == revision + 1 == await store.revision(table.id)
+        trips.clear()  # writers arriving together share a round: one trip for all their statements
+        await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(10)))
+        assert len(trips) == 3, trips
+        assert [await store.get_meta(f"k{i}") for i in range(10)] == ["v"] * 10
