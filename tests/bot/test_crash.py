@@ -421,7 +421,7 @@ class CrashRun:
                 # The games ended before the kills did (a quiet bot sends no k-th request): kill it idle.
                 self.last_progress = time.monotonic()
                 await self.kill(child, "after the games")
-            elif time.monotonic() - self.last_progress > QUIET:
+            elif time.monotonic() - self.last_progress > QUIET and self.ends_stored():
                 break
         self.closing = True
         for task in list(self.tasks):
@@ -443,6 +443,15 @@ class CrashRun:
             except TimeoutError:
                 child.process.kill()
                 raise
+
+    def ends_stored(self) -> bool:
+        """Every match is stored as finished. A bot restarted after the last match announces the end it still
+        owed (only then is the match stored as over); on a busy machine it may start and restore for longer than
+        ``QUIET`` before its first request, so a quiet moment alone does not mean it is done."""
+        tables = {match.table_id for game in self.games for match in game.matches}
+        with contextlib.closing(sqlite3.connect(self.db)) as connection:
+            finished = {row[0] for row in connection.execute("SELECT id FROM tables WHERE status = 'finished'")}
+        return tables <= finished
 
     def describe(self) -> str:
         lines = []
