@@ -24,7 +24,7 @@ from numba import njit
 
 from engine import rulebook
 from engine.ai import solver
-from engine.ai.solver import Position, SolveRules, drop_stale_cache, finish_trick
+from engine.ai.solver import Position, SolveRules, drop_stale_cache, finish_trick, follow_key
 
 # rulebook's helpers are registered as jitable by engine.ai.solver, imported above.
 _legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
@@ -141,15 +141,7 @@ def _order(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: b
         if count == 0:
             key = (16 + _TRUMP_STRENGTH[rank]) if card >> 3 == trump else (_PLAIN_STRENGTH[rank] + points)
         else:
-            power = rulebook.card_power(card, trump, led)
-            if partner_heads and count == 3:
-                key = 128 + points
-            elif power > head_power:
-                key = 64 + (points if count == 3 else 32 - power)
-            elif partner_heads:
-                key = 32 + points
-            else:
-                key = 16 - points - power
+            key = follow_key(card, points, trump, led, count, head_power, partner_heads)
         j = n
         while j > 0 and stack[ply, _KEYS + j - 1] < key:
             stack[ply, _MOVES + j] = stack[ply, _MOVES + j - 1]

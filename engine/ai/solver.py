@@ -360,6 +360,20 @@ _ALONE = np.array([_FOUR_ROEM[card & 7] != 0 or (card >> 3 == trump and card & 7
                    for trump in range(4) for card in range(32)], dtype=np.bool_)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def follow_key(card: int, points: int, trump: int, led: int, count: int, head_power: int,
+               partner_heads: bool) -> int:  # pragma: no cover - compiled
+    """How promising ``card`` (worth ``points``) is on a trick of ``count`` cards, for move ordering (higher first)."""
+    power = rulebook.card_power(card, trump, led)
+    if partner_heads and count == 3:
+        return 128 + points  # the partner's trick is won: give it points, do not take it over
+    if power > head_power:
+        return 64 + (points if count == 3 else 32 - power)
+    if partner_heads:
+        return 32 + points
+    return 16 - points - power
+
+
 @njit(cache=True, nogil=True)
 def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
                tt_best: int) -> int:  # pragma: no cover - compiled
@@ -470,17 +484,9 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
                 # Cards that refuted positions elsewhere (history heuristic) decide leads.
                 key += stack[history, card] * 64
             else:
-                power = rulebook.card_power(card, trump, led)
-                if partner_heads and count == 3:
-                    key = 128 + points  # the partner's trick is won: give it points, do not take it over
-                elif power > head_power:
-                    key = 64 + (points if count == 3 else 32 - power)
-                elif partner_heads:
-                    key = 32 + points
-                else:
-                    key = 16 - points - power
                 # The history heuristic breaks ties.
-                key = key * (1 << 30) + stack[history, card]
+                key = follow_key(card, points, trump, led, count, head_power, partner_heads) * (1 << 30) \
+                    + stack[history, card]
             # Insert in order, highest key first.
             j = n
             while j > 0 and stack[ply, _KEYS + j - 1] < key:
