@@ -19,7 +19,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import GameProgress, ServiceEvent, Subscriber
@@ -31,6 +31,8 @@ from engine.game import Game
 from engine.settings import Rules
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SLOW_SUBSCRIBER = 0.1  # seconds: a subscriber taking longer is doing work it should queue
 
@@ -221,6 +223,11 @@ class TableRegistry:
         the click there, so an answered click is never lost to a crash). ``on_applied`` is called before it
         is stored, the game already showing it: a front end may prepare its answer while the disk writes
         (and drop it should the write fail).
+
+        Once applied, the action is stored and told in a task of its own, which a cancelled caller (the driver
+        closing at shutdown) waits for before it sees its cancellation. A write cut short may commit all the
+        same (SQLite's group commit once begun, PostgreSQL's COMMIT once sent): had memory dropped the action
+        then, the store would refuse the table's next action (its position taken) until a restart.
         """
         game = table.game
         events = game.apply(action, seat if not isinstance(action, Claim) else None)  # raises: nothing changed
@@ -229,15 +236,25 @@ class TableRegistry:
                 on_applied()
             except Exception:  # only a preparation: the action goes on
                 log.exception("table %s: preparing the answer failed", table.id)
-        seq = len(game.actions) - 1
+        keep = self._keep(table, game, seat, action, actor, user_id, events, on_stored)
+        if self.store is None:
+            return await keep  # nothing to cut short
+        return await _finish(asyncio.get_running_loop().create_task(keep, name=f"apply-{table.id}"))
+
+    async def _keep(self, table: Table, game: Game, seat: Seat | None, action: Action, actor: Actor,
+                    user_id: int | None, events: Sequence[Event],
+                    on_stored: Callable[[], None] | None) -> GameProgress:
+        """Store the applied action, or rebuild the game without it; then finish with it and tell it."""
         if self.store is not None:
             try:
                 # The events go along: a hand they settle is counted in the same transaction (statistics).
-                await self.store.append_action(table, seq, action, seat, actor, user_id, events)
+                await self.store.append_action(table, len(game.actions) - 1, action, seat, actor, user_id, events)
             except BaseException:
                 # Not stored means not done: rebuild the game without it, so memory matches the store.
                 table.game = replay(table.rules, game.actions[:-1])
                 raise
+        # Also when the caller was cancelled meanwhile: the action is committed, so the click did act, and its
+        # answer is what the front end's cancelled handler still awaits.
         if on_stored is not None:
             on_stored()
         table.actors.append(actor)
@@ -271,6 +288,24 @@ def _drop(index: dict[int, set[int]], key: int, table_id: int) -> None:
         ids.discard(table_id)
         if not ids:
             del index[key]
+
+
+async def _finish(task: asyncio.Task[T]) -> T:
+    """The task's outcome. A caller cancelled meanwhile still waits for the task to end, then sees its cancellation
+    (the task's own failure is only logged then)."""
+    cancelled: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as error:  # the caller's (or the task's own, raised all the same)
+            cancelled = error
+        except BaseException:  # the task's own failure: raised below
+            pass
+    if cancelled is not None:
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("%s failed after its caller was cancelled", task.get_name(), exc_info=task.exception())
+        raise cancelled
+    return task.result()
 
 
 def replay(rules: Rules, actions: Sequence[Action]) -> Game:

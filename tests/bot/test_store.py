@@ -16,8 +16,10 @@ from bot.store.backend import BATCH_WRITERS, Conflict, Step, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import DuplicateEntry, TournamentStore
+from bot.tables.events import GameProgress
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
+from bot.tables.service import ServiceConfig, TableService
 from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Deal
 from engine.ai.players import Level
@@ -312,6 +314,98 @@ async def test_a_writer_cancelled_while_queued_leaves_no_batch_uncommitted(tmp_p
         assert outside.execute("SELECT key FROM meta WHERE key IN ('first', 'queued', 'withdrawn')").fetchall() == [
             ("first",)]
         outside.close()
+
+
+class HeldCommits:
+    """Holds a SQLite store's COMMITs until ``release`` is set (its statements already ran in the batch); the
+    first ``fail`` of them then fail as a full disk would."""
+
+    def __init__(self, store: SqlStore, fail: int = 0) -> None:
+        self.reached, self.release = asyncio.Event(), asyncio.Event()
+        db = store.db.db  # type: ignore[attr-defined]  # the SqliteConnection's aiosqlite connection
+        execute, failed = db.execute, [0]
+
+        def held(sql: str, *args: object) -> object:
+            if sql != "COMMIT":
+                return execute(sql, *args)
+
+            async def commit() -> object:
+                self.reached.set()
+                await self.release.wait()
+                if failed[0] < fail:
+                    failed[0] += 1
+                    raise sqlite3.OperationalError("database or disk is full")
+                return await execute(sql, *args)
+            return commit()
+
+        db.execute = held
+
+
+async def apply_cancelled_mid_commit(registry: TableRegistry, table: Table, commits: HeldCommits,
+                                     answered: list[bool]) -> Deal:
+    """The first action, whose caller (the driver, closing) is cancelled while its commit is under way."""
+    deal = a_deal(3)
+    applying = asyncio.create_task(registry.apply(table, None, deal, Actor.CHANCE, None,
+                                                  on_stored=lambda: answered.append(True)))
+    await asyncio.wait_for(commits.reached.wait(), 5)
+    applying.cancel()
+    for _ in range(5):  # the cancellation reaches the caller while the commit is still held
+        await asyncio.sleep(0)
+    commits.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await applying
+    return deal
+
+
+async def test_an_action_whose_caller_is_cancelled_mid_commit_stays_in_memory_as_in_the_store(
+        tmp_path: Path) -> None:
+    """Once begun, the commit goes through: memory keeps the action too (answered and told), so the table's next
+    action goes in at the next position rather than being refused as taken."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        registry, table = await started(store)
+        told: list[object] = []
+
+        async def subscriber(event: object) -> None:
+            told.append(event)
+
+        registry.subscribe(subscriber)
+        answered: list[bool] = []
+        deal = await apply_cancelled_mid_commit(registry, table, HeldCommits(store), answered)
+        assert table.game.actions == [deal] and table.actors == [Actor.CHANCE]
+        assert [action for action, _ in await store.actions(table.id)] == [deal]
+        assert answered == [True] and [type(event) for event in told] == [GameProgress]
+        call = table.game.legal_actions()[0]
+        await registry.apply(table, table.game.to_act, call, Actor.HUMAN, ANNA)
+        assert [action for action, _ in await store.actions(table.id)] == [deal, call]
+
+
+async def test_an_action_whose_caller_is_cancelled_and_whose_commit_fails_leaves_memory(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        registry, table = await started(store)
+        answered: list[bool] = []
+        deal = await apply_cancelled_mid_commit(registry, table, HeldCommits(store, fail=1), answered)
+        assert table.game.actions == [] and table.actors == [] and answered == []
+        assert await store.actions(table.id) == []
+        await registry.apply(table, None, deal, Actor.CHANCE, None)  # the position is free: it goes in now
+        assert [action for action, _ in await store.actions(table.id)] == [deal]
+
+
+async def test_closing_the_service_while_the_deal_commits_keeps_memory_as_the_store(tmp_path: Path) -> None:
+    """Shutting down cancels the tables' driver tasks, one of them storing the deal: it finishes first."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        service = TableService(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=60))
+        table = await service.create_table(host_id=ANNA, host_name="Anna",
+                                           settings=TableSettings(Rules().with_changes(length="1")), seed=3)
+        await service.start(table.id, ANNA)
+        commits = HeldCommits(store)  # before the driver's task runs: its first commit is the deal's
+        await asyncio.wait_for(commits.reached.wait(), 5)
+        closing = asyncio.create_task(service.close())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        commits.release.set()
+        await asyncio.wait_for(closing, 5)
+        assert len(table.game.actions) == 1
+        assert [action for action, _ in await store.actions(table.id)] == table.game.actions
 
 
 async def test_a_statement_group_is_all_or_nothing_and_keeps_the_others_work(new_store: StoreMaker) -> None:
