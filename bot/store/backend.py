@@ -76,13 +76,23 @@ def numbered(sql: str) -> str:
     return _QUOTED_OR_MARK.sub(replace, sql)
 
 
+# What a step's parameters may be worked out from: the rows of the steps before it in the group, in order.
+Earlier = Callable[[list[list[Any]]], Sequence[Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group."""
+    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group.
+    ``parameters`` may be a function of the earlier steps' rows (a new row's id that ``RETURNING`` gave), called
+    when the step runs, inside the group."""
 
     sql: str
-    parameters: Sequence[Any] = ()
+    parameters: Sequence[Any] | Earlier = ()
     check: Callable[[list[Any]], None] | None = None
+
+    def bound(self, earlier: list[list[Any]]) -> Sequence[Any]:
+        """The parameters for this run of the group, whose earlier steps gave ``earlier``."""
+        return self.parameters(earlier) if callable(self.parameters) else self.parameters
 
 
 class Cursor:
@@ -152,9 +162,9 @@ class Connection:
 
     async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
         """The statements in the current transaction, in order, each checked: each one's rows."""
-        results = []
+        results: list[list[Any]] = []
         for step in steps:
-            rows = await (await self.execute(step.sql, step.parameters)).fetchall()
+            rows = await (await self.execute(step.sql, step.bound(results))).fetchall()
             if step.check is not None:
                 step.check(rows)
             results.append(rows)
@@ -242,9 +252,9 @@ def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any
     """One group of ``Connection.atomic`` in aiosqlite's thread: the steps in a savepoint of the open batch."""
     conn.execute("SAVEPOINT writer")
     try:
-        results = []
+        results: list[list[Any]] = []
         for step in steps:
-            rows = conn.execute(step.sql, tuple(step.parameters)).fetchall()
+            rows = conn.execute(step.sql, tuple(step.bound(results))).fetchall()
             if step.check is not None:
                 step.check(rows)
             results.append(rows)
