@@ -8,6 +8,7 @@ import dataclasses
 import json
 import re
 import sqlite3
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -342,9 +343,9 @@ async def test_a_statement_group_is_all_or_nothing_and_keeps_the_others_work(new
         assert {row[0]: row[1] for row in await cursor.fetchall()} == {"g0": "w", "s": "v"}
 
 
-def count_trips(store: SqlStore) -> list[object]:
-    """Count the jobs a SQLite store's connection sends to aiosqlite's thread."""
-    db = store.db.db  # type: ignore[attr-defined]
+def count_trips(store: SqlStore, reader: bool = False) -> list[object]:
+    """Count the jobs a SQLite store's writing connection (or its reader) sends to aiosqlite's thread."""
+    db = store.db.reader if reader else store.db.db  # type: ignore[attr-defined]
     run = db._execute
     trips: list[object] = []
 
@@ -362,9 +363,9 @@ async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp
     writes."""
     async with SqliteStore(tmp_path / "k.sqlite3") as store:
         _, table = await started(store)
-        trips = count_trips(store)
+        trips, reads = count_trips(store), count_trips(store, reader=True)
         await store.get_meta("x")
-        assert len(trips) == 1
+        assert (len(trips), len(reads)) == (0, 1)  # a read goes to the reader's thread
         trips.clear()
         revision = table.revision
         await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
@@ -447,3 +448,50 @@ async def test_a_table_whose_seats_are_refused_is_not_created(store: SqlStore) -
     async with store.db.execute("SELECT count(*) FROM tables") as cursor:
         assert (await cursor.fetchone())[0] == 0
     assert await store.create_table(new_table()) > 0  # the store goes on
+
+
+async def test_reads_go_to_the_reader_which_sees_every_write_that_returned(tmp_path: Path) -> None:
+    """A SQLite store reads outside transactions on a connection of its own, so a read does not wait for the
+    writer's thread (here blocked outright); it sees each write as soon as the write returned, never a write
+    still uncommitted; a read inside a transaction sees that transaction's own writes."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        reads = count_trips(store, reader=True)
+        seen: list[str | None] = []
+
+        async def writer(index: int) -> None:
+            await store.set_meta(f"k{index}", "v")
+            seen.append(await store.get_meta(f"k{index}"))
+            table = new_table()
+            table.id = await store.create_table(table)
+            loaded = await store.load_table(table.id)
+            assert loaded is not None and loaded.seats == table.seats
+
+        await asyncio.gather(*(writer(i) for i in range(20)))
+        assert seen == ["v"] * 20
+        assert len(reads) == 20 * 3  # get_meta, load_table (row, seats): all on the reader
+
+        # The writer's thread busy (a long commit, a round): a read goes on regardless.
+        release = threading.Event()
+        blocked = asyncio.create_task(store.db.db._execute(release.wait, 10))  # type: ignore[attr-defined]
+        try:
+            assert await asyncio.wait_for(store.get_meta("k0"), 5) == "v"
+        finally:
+            release.set()
+            await blocked
+
+        go, written = asyncio.Event(), asyncio.Event()
+
+        async def uncommitted() -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES ('open', 'v')")
+                async with store.db.execute("SELECT value FROM meta WHERE key = 'open'") as cursor:
+                    assert (await cursor.fetchone())[0] == "v"  # its own write, on the writer
+                written.set()
+                await go.wait()
+
+        task = asyncio.create_task(uncommitted())
+        await written.wait()
+        assert await store.get_meta("open") is None  # not committed yet: not there for the others
+        go.set()
+        await task
+        assert await store.get_meta("open") == "v"
