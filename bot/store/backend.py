@@ -84,7 +84,8 @@ Earlier = Callable[[list[list[Any]]], Sequence[Any]]
 class Step:
     """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group.
     ``parameters`` may be a function of the earlier steps' rows (a new row's id that ``RETURNING`` gave), called
-    when the step runs, inside the group."""
+    when the step runs, inside the group: in SQLite on aiosqlite's thread, so it must only compute (no awaiting, no
+    event loop); raising undoes the group like a check."""
 
     sql: str
     parameters: Sequence[Any] | Earlier = ()
