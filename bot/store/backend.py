@@ -76,13 +76,24 @@ def numbered(sql: str) -> str:
     return _QUOTED_OR_MARK.sub(replace, sql)
 
 
+# What a step's parameters may be worked out from: the rows of the steps before it in the group, in order.
+Earlier = Callable[[list[list[Any]]], Sequence[Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group."""
+    """One statement of ``Connection.atomic``: ``check`` sees its rows and raises to undo the whole group.
+    ``parameters`` may be a function of the earlier steps' rows (a new row's id that ``RETURNING`` gave), called
+    when the step runs, inside the group: in SQLite on aiosqlite's thread, so it must only compute (no awaiting, no
+    event loop); raising undoes the group like a check."""
 
     sql: str
-    parameters: Sequence[Any] = ()
+    parameters: Sequence[Any] | Earlier = ()
     check: Callable[[list[Any]], None] | None = None
+
+    def bound(self, earlier: list[list[Any]]) -> Sequence[Any]:
+        """The parameters for this run of the group, whose earlier steps gave ``earlier``."""
+        return self.parameters(earlier) if callable(self.parameters) else self.parameters
 
 
 class Cursor:
@@ -152,9 +163,9 @@ class Connection:
 
     async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
         """The statements in the current transaction, in order, each checked: each one's rows."""
-        results = []
+        results: list[list[Any]] = []
         for step in steps:
-            rows = await (await self.execute(step.sql, step.parameters)).fetchall()
+            rows = await (await self.execute(step.sql, step.bound(results))).fetchall()
             if step.check is not None:
                 step.check(rows)
             results.append(rows)
@@ -242,9 +253,9 @@ def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any
     """One group of ``Connection.atomic`` in aiosqlite's thread: the steps in a savepoint of the open batch."""
     conn.execute("SAVEPOINT writer")
     try:
-        results = []
+        results: list[list[Any]] = []
         for step in steps:
-            rows = conn.execute(step.sql, tuple(step.parameters)).fetchall()
+            rows = conn.execute(step.sql, tuple(step.bound(results))).fetchall()
             if step.check is not None:
                 step.check(rows)
             results.append(rows)
@@ -257,6 +268,11 @@ def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any
         raise
     conn.execute("RELEASE writer")
     return results
+
+
+# The SQLite connections (their ids) whose transaction the current task is in: its reads stay on the writer.
+_transacting: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
+    "klaverjas_sqlite_transaction", default=frozenset())
 
 
 def _retrieve(future: asyncio.Future[None]) -> None:
@@ -273,12 +289,20 @@ class SqliteConnection(Connection):
     one fsync serves a burst of tables instead of one each, and nobody waits behind a queue of fsyncs. Each
     writer's block stays atomic (a failure rolls back to its savepoint, the others' work stays), and
     ``transaction`` returns only once the shared commit is on disk: what a caller acknowledges is durable. Should
-    the commit fail, every writer of that batch gets the error (none was stored)."""
+    the commit fail, every writer of that batch gets the error (none was stored).
+
+    A SELECT outside a transaction goes to a second, read-only connection with a thread of its own (``reader``), so
+    the reads of a burst of commands do not queue behind the writers' rounds and commits on the writer's thread;
+    under WAL it sees every commit made before it began, as PostgreSQL's pool does."""
 
     dialect = SQLITE
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: Path, reader: aiosqlite.Connection | None = None) -> None:
         self.db = db
+        # A second connection, read-only, for the reads outside any transaction (``_fetch``): under WAL it reads the
+        # last commit without waiting for the writer's thread, which a round or a commit may keep busy. None for a
+        # database in memory (another connection would open another database) or not in WAL mode.
+        self.reader = reader
         self.name = str(path)
         self._writing = asyncio.Lock()
         self._queued = 0  # writers waiting for the lock: while there are any, the holder leaves the commit to them
@@ -295,18 +319,31 @@ class SqliteConnection(Connection):
         # isolation_level None: we write BEGIN/COMMIT ourselves, so a migration is one transaction.
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
+        mode = await (await db.execute("PRAGMA journal_mode=WAL")).fetchone()
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
-        return cls(db, path)
+        reader = None
+        if str(path) != ":memory:" and mode is not None and str(mode[0]).lower() == "wal":
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            await reader.execute("PRAGMA query_only=ON")  # a write sent here by mistake fails, never lands
+            await reader.execute("PRAGMA busy_timeout=5000")
+        return cls(db, path, reader)
 
     async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:
         # One trip to aiosqlite's thread, not three (execute, fetch, close): a writer holds the write lock over
         # its statements, and under load each trip waits for a turn of the busy event loop.
+        db = self.reader if self.reader is not None and self._may_read_aside(sql) else self.db
         try:
-            return Cursor(await self.db.execute_fetchall(sql, tuple(parameters)))
+            return Cursor(await db.execute_fetchall(sql, tuple(parameters)))
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
+
+    def _may_read_aside(self, sql: str) -> bool:
+        """Whether a statement may go to the reader: a SELECT outside this task's transaction. Such a read needs
+        only what is committed (each writer returns once its commit is on disk, so a read after it sees it); a
+        read inside a transaction (a migration's too) must see the transaction's own writes, on the writer."""
+        return sql.lstrip()[:6].upper() == "SELECT" and id(self) not in _transacting.get()
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         try:
@@ -322,15 +359,25 @@ class SqliteConnection(Connection):
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         async with self._turn():
-            await self.db.execute("SAVEPOINT writer")
-            try:
-                yield
-                await self.db.execute("RELEASE writer")
-            except BaseException:
-                if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK TO writer")
+            with self._inside():
+                await self.db.execute("SAVEPOINT writer")
+                try:
+                    yield
                     await self.db.execute("RELEASE writer")
-                raise
+                except BaseException:
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK TO writer")
+                        await self.db.execute("RELEASE writer")
+                    raise
+
+    @contextlib.contextmanager
+    def _inside(self) -> Generator[None, None, None]:
+        """The current task's statements read on the writer until the block ends (``_may_read_aside``)."""
+        token = _transacting.set(_transacting.get() | {id(self)})
+        try:
+            yield
+        finally:
+            _transacting.reset(token)
 
     async def write(self, sql: str, parameters: Sequence[Any]) -> None:
         await self.atomic([Step(sql, parameters)])
@@ -454,7 +501,8 @@ class SqliteConnection(Connection):
         """The migration's transaction (the bot is the only writer while it starts)."""
         await self.db.execute("BEGIN")
         try:
-            yield
+            with self._inside():
+                yield
             await self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:
@@ -472,6 +520,8 @@ class SqliteConnection(Connection):
     async def close(self) -> None:
         async with self._writing:  # a batch being committed finishes first
             pass
+        if self.reader is not None:
+            await self.reader.close()
         await self.db.close()
 
 

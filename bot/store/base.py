@@ -99,6 +99,30 @@ _SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "awa
                  "dm_channel_id", "hand_message_id", "pending_user_id", "pending_name", "pending_delivery")
 
 
+def _seats_upsert() -> str:
+    """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take)."""
+    row = "(" + ", ".join("?" for _ in _SEAT_COLUMNS) + ")"
+    updates = ", ".join(f"{column} = excluded.{column}" for column in _SEAT_COLUMNS[2:])  # not the key
+    return (f"INSERT INTO seats ({', '.join(_SEAT_COLUMNS)}) VALUES {', '.join(row for _ in SEATS)} "
+            f"ON CONFLICT (table_id, seat) DO UPDATE SET {updates}")
+
+
+_SEATS_UPSERT = _seats_upsert()
+
+
+def _seat_parameters(table_id: int, table: Table) -> list[Any]:
+    """The parameters of ``_SEATS_UPSERT``: the table's seats, row after row."""
+    return [value for seat, info in zip(SEATS, table.seats, strict=True)
+            for value in (table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
+                          int(info.away), info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id,
+                          info.pending_user_id, info.pending_name, info.pending_delivery.value)]
+
+
+def _new_id(earlier: list[list[Any]]) -> int:
+    """The id of the row a group's first step inserted (its ``RETURNING id``)."""
+    return int(earlier[0][0][0])
+
+
 class SqlStore:
     """Everything the bot keeps, over one ``Connection`` (opened by the subclass's ``connect``)."""
 
@@ -206,31 +230,34 @@ class SqlStore:
     # ------------------------------------------------------------ tables
 
     async def create_table(self, table: Table) -> int:
-        async with self._transaction():
-            cursor = await self.db.execute(
-                "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
-                (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
-                 json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
-            row = await cursor.fetchone()
-            table_id = int(row[0])
-            await self._write_seats(table_id, table)
-            await self.notify(table_id)
-        return table_id
+        # One statement group (in SQLite, one trip to its thread, in the round of the writers waiting with it): the
+        # seats and the notice take the new id from the INSERT's rows when they run.
+        steps = [
+            Step("INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+                 "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+                 (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
+                  json.dumps(table.settings.to_dict()), table.seed, table.tournament_id)),
+            Step(_SEATS_UPSERT, lambda earlier: _seat_parameters(_new_id(earlier), table))]
+        if self.dialect.notify is not None:
+            notify = self.dialect.notify
+            steps.append(Step(notify, lambda earlier: (self._notice_text(_new_id(earlier)),)))
+        return _new_id(await self.db.atomic(steps))
 
     async def notify(self, table_id: int, event: dict[str, Any] | None = None) -> None:
         """Tell the other processes sharing the database that the table changed, and with ``event`` what happened
         (``bot.tables.shared``); inside a transaction the notice goes when it commits. Nothing in SQLite."""
         notice = self._notice(table_id, event)
         if notice is not None:
-            await self.db.execute(notice.sql, notice.parameters)
+            await self.db.execute(notice.sql, notice.bound([]))
 
     def _notice(self, table_id: int, event: dict[str, Any] | None = None) -> Step | None:
         """The statement of ``notify``; None where no other process shares the database."""
         if self.dialect.notify is None:
             return None
-        text = json.dumps({"from": self.origin, "table": table_id, **({"event": event} if event else {})})
-        return Step(self.dialect.notify, (text,))
+        return Step(self.dialect.notify, (self._notice_text(table_id, event),))
+
+    def _notice_text(self, table_id: int, event: dict[str, Any] | None = None) -> str:
+        return json.dumps({"from": self.origin, "table": table_id, **({"event": event} if event else {})})
 
     async def revisions(self) -> dict[int, int]:
         """Each lobby's and running table's revision (how often it was written)."""
@@ -252,28 +279,27 @@ class SqlStore:
     async def save_table(self, table: Table) -> None:
         """Keep the table; a match's end (finished or stopped) is stored with its statistics and rating updates,
         once."""
-        async with self._transaction():
-            cursor = await self.db.execute(
-                "UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
-                "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
-                f"status = ?, settings = ?, updated_at = {self.dialect.now}, revision = revision + 1 WHERE id = ? "
-                "RETURNING revision",
-                (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
-                 table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
-                 table.stored_status.value, json.dumps(table.settings.to_dict()), table.id))
-            _note_revision(table, await cursor.fetchone())
-            await self._write_seats(table.id, table)
-            await self.notify(table.id)
-            if stats.has_ended(table):  # else nothing to count: no savepoint (every write waits for this one)
+        steps = [
+            Step("UPDATE tables SET guild_id = ?, channel_id = ?, thread_id = ?, lobby_message_id = ?, "
+                 "table_message_id = ?, prompt_message_id = ?, prompt_version = ?, rematch_id = ?, host_id = ?, "
+                 f"status = ?, settings = ?, updated_at = {self.dialect.now}, revision = revision + 1 WHERE id = ? "
+                 "RETURNING revision",
+                 (table.guild_id, table.channel_id, table.thread_id, table.lobby_message_id, table.table_message_id,
+                  table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
+                  table.stored_status.value, json.dumps(table.settings.to_dict()), table.id)),
+            Step(_SEATS_UPSERT, _seat_parameters(table.id, table))]
+        notice = self._notice(table.id)
+        if notice is not None:
+            steps.append(notice)
+        if stats.has_ended(table):
+            # The match's statistics read what is stored and work out the rows in Python: a transaction.
+            async with self._transaction():
+                results = await self.db.run_steps(steps)
                 await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
-
-    async def _write_seats(self, table_id: int, table: Table) -> None:
-        await self.db.executemany(
-            upsert("seats", _SEAT_COLUMNS, ("table_id", "seat")),
-            [(table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value, int(info.away),
-              info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id, info.pending_user_id,
-              info.pending_name, info.pending_delivery.value)
-             for seat, info in zip(SEATS, table.seats, strict=True)])
+        else:
+            # Most saves: one statement group (in SQLite, one trip to its thread under the write lock).
+            results = await self.db.atomic(steps)
+        _note_revision(table, results[0][0] if results[0] else None)
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
                             user_id: int | None, events: Sequence[Event] = ()) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import re
 import sqlite3
+import threading
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from pg_server import StoreMaker
@@ -433,9 +437,9 @@ async def test_a_statement_group_is_all_or_nothing_and_keeps_the_others_work(new
         assert {row[0]: row[1] for row in await cursor.fetchall()} == {"g0": "w", "s": "v"}
 
 
-def count_trips(store: SqlStore) -> list[object]:
-    """Count the jobs a SQLite store's connection sends to aiosqlite's thread."""
-    db = store.db.db  # type: ignore[attr-defined]
+def count_trips(store: SqlStore, reader: bool = False) -> list[object]:
+    """Count the jobs a SQLite store's writing connection (or its reader) sends to aiosqlite's thread."""
+    db = store.db.reader if reader else store.db.db  # type: ignore[attr-defined]
     run = db._execute
     trips: list[object] = []
 
@@ -453,9 +457,9 @@ async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp
     writes."""
     async with SqliteStore(tmp_path / "k.sqlite3") as store:
         _, table = await started(store)
-        trips = count_trips(store)
+        trips, reads = count_trips(store), count_trips(store, reader=True)
         await store.get_meta("x")
-        assert len(trips) == 1
+        assert (len(trips), len(reads)) == (0, 1)  # a read goes to the reader's thread
         trips.clear()
         revision = table.revision
         await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
@@ -466,3 +470,122 @@ async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp
         await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(10)))
         assert len(trips) == 3, trips
         assert [await store.get_meta(f"k{i}") for i in range(10)] == ["v"] * 10
+
+
+async def test_creating_and_saving_a_table_are_one_trip_each_and_a_burst_of_them_is_one(tmp_path: Path) -> None:
+    """A new table (its row, its four seats, which need its id) and a save (row and seats) are each one statement
+    group: one trip to aiosqlite's thread besides the batch's BEGIN and COMMIT; tables created and saved together
+    share one round."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        trips = count_trips(store)
+        table = new_table()
+        table.id = await store.create_table(table)
+        assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the group, COMMIT
+        trips.clear()
+        table.status, table.thread_id = TableStatus.PLAYING, GUILD + 7
+        table.seats[Seat.N] = SeatInfo(SeatKind.HUMAN, BERT, "Bert", delivery=Delivery.DM)
+        await store.save_table(table)
+        assert len(trips) == 3, trips
+        assert table.revision == 1 == await store.revision(table.id)
+        trips.clear()
+        others = [new_table() for _ in range(5)]
+        created, _ = await asyncio.gather(asyncio.gather(*(store.create_table(other) for other in others)),
+                                          asyncio.gather(*(store.save_table(table) for _ in range(5))))
+        assert len(trips) == 3, trips
+        assert len(set(created)) == 5 and table.id not in created
+        loaded = await store.load_table(table.id)
+        assert loaded is not None and (loaded.seats, loaded.thread_id) == (table.seats, GUILD + 7)
+        assert await store.revision(table.id) == 6
+
+
+async def test_tables_created_and_saved_together_each_keep_their_own_id_seats_and_notice(store: SqlStore) -> None:
+    """Both stores: each of many tables created at once gets its own id with its own seats (the seats' statement
+    takes the id the table's INSERT returned, inside the group), and PostgreSQL's notice names that id; a save
+    moves the revision on by one."""
+    heard: list[str] = []
+    if store.dialect.notify is not None:
+        await store.listen(heard.append)
+    tables = []
+    for index in range(8):
+        table = new_table()
+        table.host_id = ANNA + index
+        table.seats[Seat.N] = SeatInfo(SeatKind.HUMAN, BERT + index, f"Bert {index}", delivery=Delivery.THREAD)
+        tables.append(table)
+    ids = await asyncio.gather(*(store.create_table(table) for table in tables))
+    assert len(set(ids)) == 8
+    for table, table_id in zip(tables, ids, strict=True):
+        table.id = table_id
+        loaded = await store.load_table(table_id)
+        assert loaded is not None and (loaded.host_id, loaded.seats) == (table.host_id, table.seats)
+    for table in tables:
+        table.seats[Seat.E] = SeatInfo(SeatKind.HUMAN, table.host_id, "Host", away=True, misses=1)
+    await asyncio.gather(*(store.save_table(table) for table in tables))
+    for table in tables:
+        loaded = await store.load_table(table.id)
+        assert loaded is not None and loaded.seats == table.seats
+        assert table.revision == 1 == loaded.revision
+    if store.dialect.notify is not None:
+        for _ in range(200):
+            if len(heard) >= 16:
+                break
+            await asyncio.sleep(0.01)
+        noticed = [json.loads(text)["table"] for text in heard]
+        assert sorted(noticed) == sorted(ids * 2), noticed
+
+
+async def test_a_table_whose_seats_are_refused_is_not_created(store: SqlStore) -> None:
+    """The table's row and its seats are one group: a seat row the database refuses takes the table with it."""
+    table = new_table()
+    table.seats[Seat.W] = dataclasses.replace(table.seats[Seat.W], kind=cast(Any, SimpleNamespace(value="bogus")))
+    with pytest.raises(Conflict):
+        await store.create_table(table)
+    async with store.db.execute("SELECT count(*) FROM tables") as cursor:
+        assert (await cursor.fetchone())[0] == 0
+    assert await store.create_table(new_table()) > 0  # the store goes on
+
+
+async def test_reads_go_to_the_reader_which_sees_every_write_that_returned(tmp_path: Path) -> None:
+    """A SQLite store reads outside transactions on a connection of its own, so a read does not wait for the
+    writer's thread (here blocked outright); it sees each write as soon as the write returned, never a write
+    still uncommitted; a read inside a transaction sees that transaction's own writes."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        reads = count_trips(store, reader=True)
+        seen: list[str | None] = []
+
+        async def writer(index: int) -> None:
+            await store.set_meta(f"k{index}", "v")
+            seen.append(await store.get_meta(f"k{index}"))
+            table = new_table()
+            table.id = await store.create_table(table)
+            loaded = await store.load_table(table.id)
+            assert loaded is not None and loaded.seats == table.seats
+
+        await asyncio.gather(*(writer(i) for i in range(20)))
+        assert seen == ["v"] * 20
+        assert len(reads) == 20 * 3  # get_meta, load_table (row, seats): all on the reader
+
+        # The writer's thread busy (a long commit, a round): a read goes on regardless.
+        release = threading.Event()
+        blocked = asyncio.create_task(store.db.db._execute(release.wait, 10))  # type: ignore[attr-defined]
+        try:
+            assert await asyncio.wait_for(store.get_meta("k0"), 5) == "v"
+        finally:
+            release.set()
+            await blocked
+
+        go, written = asyncio.Event(), asyncio.Event()
+
+        async def uncommitted() -> None:
+            async with store.transaction():
+                await store.db.execute("INSERT INTO meta (key, value) VALUES ('open', 'v')")
+                async with store.db.execute("SELECT value FROM meta WHERE key = 'open'") as cursor:
+                    assert (await cursor.fetchone())[0] == "v"  # its own write, on the writer
+                written.set()
+                await go.wait()
+
+        task = asyncio.create_task(uncommitted())
+        await written.wait()
+        assert await store.get_meta("open") is None  # not committed yet: not there for the others
+        go.set()
+        await task
+        assert await store.get_meta("open") == "v"
