@@ -239,6 +239,14 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
 
     The sixth trick is played out here, the last two by ``_last_two_ab``: no stack, no table.
     """
+    return _last_three_lead(h, leader, pit, alpha, beta, trump, amsterdam, undertrump_forced, stuk, NO_CARD)[0]
+
+
+@njit(cache=True, nogil=True)
+def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
+                     undertrump_forced: bool, stuk: bool,
+                     prefer: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """``_last_three_ab``'s value and a best lead (the one that set it), leading ``prefer`` first if held."""
     s0 = leader
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
@@ -247,10 +255,19 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
     a0 = alpha
     b0 = beta
     best0 = -INF if max0 else INF
+    best_lead = NO_CARD
     m0 = h[s0]
-    while m0:
-        a = _lowest(m0)
-        m0 &= m0 - 1
+    if prefer >= 0 and (m0 >> prefer) & 1:
+        m0 ^= 1 << prefer
+    else:
+        prefer = NO_CARD
+    while m0 or prefer >= 0:
+        if prefer >= 0:
+            a = prefer
+            prefer = NO_CARD
+        else:
+            a = _lowest(m0)
+            m0 &= m0 - 1
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
@@ -307,13 +324,15 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
         if max0:
             if best1 > best0:
                 best0 = best1
+                best_lead = a
                 a0 = max(a0, best1)
         elif best1 < best0:
             best0 = best1
+            best_lead = a
             b0 = min(b0, best1)
         if a0 >= b0:
             break
-    return best0
+    return best0, best_lead
 
 
 @njit(cache=True, nogil=True)
@@ -663,10 +682,16 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     # Three tricks left: nested loops, no stack; the bound they prove goes to the table.
                     # Counted as several nodes: the node limit stands for time, and this costs that much.
                     stats[_NODES] += _NESTED_THREE_COST
-                    ret = _last_three_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
-                                         stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk)
+                    killer = _KILLERS + n_leader
+                    if tt_best == NO_CARD:
+                        tt_best = stack[killer, 5]
+                    ret, lead = _last_three_lead((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit,
+                                                 stack[ply, _ALPHA], stack[ply, _BETA], trump, amsterdam,
+                                                 undertrump_forced, stuk, tt_best)
                     _tt_store(tt, slot, k1, k2, meta, ret, stack[ply, _ALPHA],
-                              stack[ply, _BETA], NO_CARD)
+                              stack[ply, _BETA], lead)
+                    if (ret >= stack[ply, _BETA]) if (n_leader & 1) == 0 else (ret <= stack[ply, _ALPHA]):
+                        stack[killer, 5] = lead
                     resolved = True
             if resolved:
                 if ply == 0:
