@@ -693,6 +693,43 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     if (ret >= stack[ply, _BETA]) if (n_leader & 1) == 0 else (ret <= stack[ply, _ALPHA]):
                         stack[killer, 5] = lead
                     resolved = True
+            if not resolved and n_count == 3 and stack[ply, _DONE] <= 4:
+                # The trick's last card: before searching any child, look in the table for one whose
+                # bound already decides this node (enhanced transposition cutoff).
+                e_seat = (n_leader + 3) & 3
+                e_hand = hands[e_seat]
+                e_max = (e_seat & 1) == 0
+                t0 = stack[ply, _C0]
+                t1 = stack[ply, _C1]
+                t2 = stack[ply, _C2]
+                e_legal = _legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
+                e_meta = (gen << 7) | ((stack[ply, _DONE] + 1) << 4)
+                while e_legal:
+                    e_card = _lowest(e_legal)
+                    e_legal &= e_legal - 1
+                    e_winner = (n_leader + _trick_winner(t0, t1, t2, e_card, trump)) & 3
+                    e_team = 1 + (e_winner & 1)
+                    e_pit = e_team if n_pit in (PIT_NONE, e_team) else PIT_MIXED
+                    hands[e_seat] = e_hand ^ (1 << e_card)
+                    k1 = hands[0] | (hands[1] << 32)
+                    k2 = hands[2] | (hands[3] << 32)
+                    hands[e_seat] = e_hand
+                    meta = e_meta | (e_winner << 2) | e_pit
+                    h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
+                    found = _tt_find(tt, (h >> 24) & mask_tt & ~1, k1, k2, meta)
+                    if found >= 0:
+                        lo, hi, move = _tt_bounds(tt[found, 3])
+                        if (lo > -INF) if e_max else (hi < INF):
+                            _, _, e_signed = finish_trick(t0, t1, t2, e_card, n_leader, stack[ply, _DONE], n_pit,
+                                                          trump, stuk)
+                            if e_max and lo + e_signed >= stack[ply, _BETA]:
+                                ret = lo + e_signed
+                                resolved = True
+                                break
+                            if not e_max and hi + e_signed <= stack[ply, _ALPHA]:
+                                ret = hi + e_signed
+                                resolved = True
+                                break
             if resolved:
                 if ply == 0:
                     return ret
