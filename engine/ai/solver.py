@@ -239,6 +239,14 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
 
     The sixth trick is played out here, the last two by ``_last_two_ab``: no stack, no table.
     """
+    return _last_three_lead(h, leader, pit, alpha, beta, trump, amsterdam, undertrump_forced, stuk, NO_CARD)[0]
+
+
+@njit(cache=True, nogil=True)
+def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
+                     undertrump_forced: bool, stuk: bool,
+                     prefer: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """``_last_three_ab``'s value and a best lead (the one that set it), leading ``prefer`` first if held."""
     s0 = leader
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
@@ -247,10 +255,19 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
     a0 = alpha
     b0 = beta
     best0 = -INF if max0 else INF
+    best_lead = NO_CARD
     m0 = h[s0]
-    while m0:
-        a = _lowest(m0)
-        m0 &= m0 - 1
+    if prefer >= 0 and (m0 >> prefer) & 1:
+        m0 ^= 1 << prefer
+    else:
+        prefer = NO_CARD
+    while m0 or prefer >= 0:
+        if prefer >= 0:
+            a = prefer
+            prefer = NO_CARD
+        else:
+            a = _lowest(m0)
+            m0 &= m0 - 1
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
@@ -307,13 +324,15 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
         if max0:
             if best1 > best0:
                 best0 = best1
+                best_lead = a
                 a0 = max(a0, best1)
         elif best1 < best0:
             best0 = best1
+            best_lead = a
             b0 = min(b0, best1)
         if a0 >= b0:
             break
-    return best0
+    return best0, best_lead
 
 
 @njit(cache=True, nogil=True)
@@ -663,11 +682,54 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     # Three tricks left: nested loops, no stack; the bound they prove goes to the table.
                     # Counted as several nodes: the node limit stands for time, and this costs that much.
                     stats[_NODES] += _NESTED_THREE_COST
-                    ret = _last_three_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
-                                         stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk)
+                    killer = _KILLERS + n_leader
+                    if tt_best == NO_CARD:
+                        tt_best = stack[killer, 5]
+                    ret, lead = _last_three_lead((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit,
+                                                 stack[ply, _ALPHA], stack[ply, _BETA], trump, amsterdam,
+                                                 undertrump_forced, stuk, tt_best)
                     _tt_store(tt, slot, k1, k2, meta, ret, stack[ply, _ALPHA],
-                              stack[ply, _BETA], NO_CARD)
+                              stack[ply, _BETA], lead)
+                    if (ret >= stack[ply, _BETA]) if (n_leader & 1) == 0 else (ret <= stack[ply, _ALPHA]):
+                        stack[killer, 5] = lead
                     resolved = True
+            if not resolved and n_count == 3 and stack[ply, _DONE] <= 4:
+                # The trick's last card: before searching any child, look in the table for one whose
+                # bound already decides this node (enhanced transposition cutoff).
+                e_seat = (n_leader + 3) & 3
+                e_hand = hands[e_seat]
+                e_max = (e_seat & 1) == 0
+                t0 = stack[ply, _C0]
+                t1 = stack[ply, _C1]
+                t2 = stack[ply, _C2]
+                e_legal = _legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
+                e_meta = (gen << 7) | ((stack[ply, _DONE] + 1) << 4)
+                while e_legal:
+                    e_card = _lowest(e_legal)
+                    e_legal &= e_legal - 1
+                    e_winner = (n_leader + _trick_winner(t0, t1, t2, e_card, trump)) & 3
+                    e_team = 1 + (e_winner & 1)
+                    e_pit = e_team if n_pit in (PIT_NONE, e_team) else PIT_MIXED
+                    hands[e_seat] = e_hand ^ (1 << e_card)
+                    k1 = hands[0] | (hands[1] << 32)
+                    k2 = hands[2] | (hands[3] << 32)
+                    hands[e_seat] = e_hand
+                    meta = e_meta | (e_winner << 2) | e_pit
+                    h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
+                    found = _tt_find(tt, (h >> 24) & mask_tt & ~1, k1, k2, meta)
+                    if found >= 0:
+                        lo, hi, move = _tt_bounds(tt[found, 3])
+                        if (lo > -INF) if e_max else (hi < INF):
+                            _, _, e_signed = finish_trick(t0, t1, t2, e_card, n_leader, stack[ply, _DONE], n_pit,
+                                                          trump, stuk)
+                            if e_max and lo + e_signed >= stack[ply, _BETA]:
+                                ret = lo + e_signed
+                                resolved = True
+                                break
+                            if not e_max and hi + e_signed <= stack[ply, _ALPHA]:
+                                ret = hi + e_signed
+                                resolved = True
+                                break
             if resolved:
                 if ply == 0:
                     return ret
