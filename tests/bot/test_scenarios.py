@@ -203,6 +203,28 @@ async def test_settings_need_manage_server_and_feed_start(tmp_path: Path) -> Non
         assert "draaien" in lobby(h).content
 
 
+async def test_start_reads_the_server_defaults_and_the_hosts_delivery_at_once(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        store = bot_of(h).store
+        read_defaults, read_delivery = store.guild_defaults, store.user_delivery
+        delivery_asked = asyncio.Event()
+
+        async def defaults_once_delivery_is_asked(guild_id: int) -> object:
+            # One after the other, the delivery would only be asked after this returns: it gives up instead.
+            await asyncio.wait_for(delivery_asked.wait(), 5)
+            return await read_defaults(guild_id)
+
+        async def delivery(user_id: int) -> object:
+            delivery_asked.set()
+            return await read_delivery(user_id)
+
+        store.guild_defaults = defaults_once_delivery_is_asked  # type: ignore[assignment]
+        store.user_delivery = delivery  # type: ignore[assignment]
+        await h.command(ANNA, "start")
+        table = bot_of(h).service.get(table_id_of(h))
+        assert table.host_id == ANNA.id and "Anna" in lobby(h).content
+
+
 async def test_leave_gives_the_seat_to_an_ai(tmp_path: Path) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
         table_id = await started(h, ANNA, [BERT])

@@ -3,6 +3,7 @@ stop, rules."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -71,7 +72,9 @@ class Tables(KlaverjasCog):
                     roem: str | None = None, stuk: str | None = None, ai: str | None = None,
                     theme: str | None = None, language: str | None = None) -> None:
         service = self.bot.service
-        base = await self.guild_defaults(interaction.guild_id, user_lang(interaction))
+        # Both reads at once: in a burst of starts each waits for its turn on the store, and the answer for both.
+        base, delivery = await asyncio.gather(self.guild_defaults(interaction.guild_id, user_lang(interaction)),
+                                              preferred_delivery(self.bot, interaction))
         settings = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
 
         async def post_lobby(table: Table) -> int:
@@ -90,7 +93,7 @@ class Tables(KlaverjasCog):
         table = await service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
                                            settings=settings, guild_id=interaction.guild_id,
                                            channel_id=interaction.channel_id,
-                                           delivery=await preferred_delivery(self.bot, interaction), post=post_lobby)
+                                           delivery=delivery, post=post_lobby)
         notice = await dm_notice(self.bot, interaction, table.id)
         if notice:
             await interaction.followup.send(notice, ephemeral=True)
