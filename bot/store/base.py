@@ -205,6 +205,17 @@ class SqlStore:
             log.exception("table %s: statistics not written", table.id)
         await self.db.execute("RELEASE stats")
 
+    async def _run_counted(self, table: Table, steps: Sequence[Step],
+                           count: Callable[[], Awaitable[object]] | None) -> list[list[Any]]:
+        """``steps``, each one's rows. Mostly one statement group (in SQLite, one trip to its thread under the write
+        lock); with ``count``, statistics that read what is stored and work out rows in Python, a transaction."""
+        if count is None:
+            return await self.db.atomic(steps)
+        async with self._transaction():
+            results = await self.db.run_steps(steps)
+            await self._counted(table, count())
+        return results
+
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self.db.transaction()
 
@@ -291,14 +302,8 @@ class SqlStore:
         notice = self._notice(table.id)
         if notice is not None:
             steps.append(notice)
-        if stats.has_ended(table):
-            # The match's statistics read what is stored and work out the rows in Python: a transaction.
-            async with self._transaction():
-                results = await self.db.run_steps(steps)
-                await self._counted(table, stats.write_match_end(self.db, table, table.stoppers()))
-        else:
-            # Most saves: one statement group (in SQLite, one trip to its thread under the write lock).
-            results = await self.db.atomic(steps)
+        count = partial(stats.write_match_end, self.db, table, table.stoppers()) if stats.has_ended(table) else None
+        results = await self._run_counted(table, steps, count)
         _note_revision(table, results[0][0] if results[0] else None)
 
     async def append_action(self, table: Table, seq: int, action: Action, seat: Seat | None, actor: Actor,
@@ -320,13 +325,8 @@ class SqlStore:
         notice = self._notice(table.id)
         if notice is not None:
             steps.append(notice)
-        if stats.settled_hands(events):
-            async with self._transaction():
-                results = await self.db.run_steps(steps)
-                await self._counted(table, stats.write_hand(self.db, table, seq, events))
-        else:
-            # Most actions: one statement group (in SQLite, one trip to its thread under the write lock).
-            results = await self.db.atomic(steps)
+        count = partial(stats.write_hand, self.db, table, seq, events) if stats.settled_hands(events) else None
+        results = await self._run_counted(table, steps, count)
         _note_revision(table, results[revised][0] if results[revised] else None)
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
