@@ -529,6 +529,14 @@ def _tt_bounds(packed: int) -> tuple[int, int, int]:  # pragma: no cover - compi
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _tt_bucket(k1: int, k2: int, meta: int, mask_tt: int) -> int:  # pragma: no cover - compiled
+    """The first row of the position's bucket of two. The generation is left out: a search then runs the same
+    whatever the table held before (an older generation's entry is replaced as an empty one is)."""
+    h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
+    return (h >> 24) & mask_tt & ~1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _tt_find(tt: Any, base: int, k1: int, k2: int, meta: int) -> int:  # pragma: no cover - compiled
     """The row of the two-row bucket at ``base`` that holds this position, or -1."""
     if tt[base, 0] == k1 and tt[base, 1] == k2 and tt[base, 2] == meta:
@@ -657,10 +665,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 k1 = hands[0] | (hands[1] << 32)
                 k2 = hands[2] | (hands[3] << 32)
                 meta = (gen << 7) | (stack[ply, _DONE] << 4) | (n_leader << 2) | n_pit
-                # The bucket leaves the generation out: a search then runs the same whatever the
-                # table held before (an older generation's entry is replaced as an empty one is).
-                h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
-                slot = (h >> 24) & mask_tt & ~1  # a bucket of two rows
+                slot = _tt_bucket(k1, k2, meta, mask_tt)
                 stack[ply, _SLOT] = slot
                 stack[ply, _K1] = k1
                 stack[ply, _K2] = k2
@@ -715,8 +720,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     k2 = hands[2] | (hands[3] << 32)
                     hands[e_seat] = e_hand
                     meta = e_meta | (e_winner << 2) | e_pit
-                    h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
-                    found = _tt_find(tt, (h >> 24) & mask_tt & ~1, k1, k2, meta)
+                    found = _tt_find(tt, _tt_bucket(k1, k2, meta, mask_tt), k1, k2, meta)
                     if found >= 0:
                         lo, hi, move = _tt_bounds(tt[found, 3])
                         if (lo > -INF) if e_max else (hi < INF):
