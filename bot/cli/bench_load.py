@@ -85,7 +85,8 @@ class LoadRun:
         self.fake.watchers.append(self.on_message)
         # Play only: the match reviews that follow each match have a benchmark of their own (bench review).
         config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=False)
-        self.offline = OfflineBot(db, self.fake, config, ai_workers=options.ai_workers, warm_up=True)
+        self.offline = OfflineBot(db, self.fake, config, ai_workers=options.ai_workers, warm_up=True,
+                                  drawing_workers=1)
         self.interactions = Interactions(self.fake)
         self.tables: list[LoadTable] = []
         self.by_channel: dict[int, LoadTable] = {}
