@@ -40,6 +40,7 @@ from bot.discord_app.offline import (
 from bot.store.backend import is_postgres_url
 from bot.store.base import SqlStore
 from bot.tables.service import ServiceConfig
+from bot.workers import Lane
 from engine.ai.players import Level
 from engine.record import score_record
 
@@ -85,7 +86,8 @@ class LoadRun:
         self.fake.watchers.append(self.on_message)
         # Play only: the match reviews that follow each match have a benchmark of their own (bench review).
         config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=False)
-        self.offline = OfflineBot(db, self.fake, config, ai_workers=options.ai_workers, warm_up=True)
+        self.offline = OfflineBot(db, self.fake, config, ai_workers=options.ai_workers, warm_up=True,
+                                  drawing_workers=1)
         self.interactions = Interactions(self.fake)
         self.tables: list[LoadTable] = []
         self.by_channel: dict[int, LoadTable] = {}
@@ -223,13 +225,17 @@ class LoadRun:
         self.interaction_count = 0
         self.decision_ms.clear()
 
-    def cpu_seconds(self) -> tuple[float, float]:
-        """CPU seconds used so far by this process (the bot, every thread) and by the AI worker processes."""
+    def cpu_seconds(self) -> tuple[float, float, float]:
+        """CPU seconds used so far by this process (the bot, every thread), by the AI worker processes and by the
+        images' drawing process."""
         assert self.offline.bot is not None
         thinker = self.offline.bot.thinker
-        workers = [pid for lane in (thinker.moves, thinker.hints)  # private, but only a benchmark reads it
-                   for pid in (getattr(lane._executor, "_processes", None) or {})]
-        return time.process_time(), sum(process_cpu_seconds(pid) for pid in workers)
+
+        def used(lanes: tuple[Lane, ...]) -> float:
+            return sum(process_cpu_seconds(pid) for lane in lanes  # private, but only a benchmark reads it
+                       for pid in (getattr(lane._executor, "_processes", None) or {}))
+
+        return time.process_time(), used((thinker.moves, thinker.hints)), used((self.offline.bot.announcer.drawing,))
 
     def figures(self, elapsed: float, rss_before: int, db_growth: int, records: list[dict[str, Any]],
                 finished: list[LoadTable], timed_out: bool, cpu: tuple[float, ...]) -> dict[str, Any]:
@@ -265,6 +271,7 @@ class LoadRun:
             # Where the time goes: the bot process (all its threads) and the AI workers, per trick played.
             "bot_cpu_ms_per_trick": round(cpu[0] * 1000 / tricks, 1) if tricks else None,
             "ai_cpu_ms_per_trick": round(cpu[1] * 1000 / tricks, 1) if tricks else None,
+            "drawing_cpu_ms_per_trick": round(cpu[2] * 1000 / tricks, 1) if tricks else None,
         }
 
     def requests_of(self, table: LoadTable) -> int:

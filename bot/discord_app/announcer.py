@@ -26,7 +26,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -73,6 +73,7 @@ from bot.tables.events import (
 from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
+from bot.workers import Lane
 from engine.cards import SEATS, Seat
 from engine.events import HandDealt, HandSettled, MatchOver, TrickWon, TrumpChosen
 from engine.game import Phase
@@ -84,11 +85,12 @@ if TYPE_CHECKING:  # discord.types cannot be imported first at run time (an impo
 log = logging.getLogger(__name__)
 
 LOBBY_SEARCH = 100  # the latest messages of a channel searched for a lobby at a restart (Discord's most)
-# Images are drawn in threads, but Pillow holds the GIL for parts of the work: one thread for the
-# announcements keeps the event loop's share of the GIL large however many tables draw at once, and
-# answers to clicks have a thread of their own, so they never wait behind the announcements' images.
-_DRAWING = ThreadPoolExecutor(1, thread_name_prefix="draw")
+# Pillow holds the GIL for much of its work, and a thread that holds it keeps the event loop waiting: the
+# announcements' images (a start burst deals hundreds at once) are drawn in a worker process of their own (the
+# announcer's ``drawing`` lane; a thread in tests). Answers to clicks are few and small: drawn in a thread of their
+# own (no pickling nor process hop on a click's path), so they never wait behind the announcements' images.
 _DRAWING_ANSWERS = ThreadPoolExecutor(1, thread_name_prefix="draw-answer")
+DRAWING_NICENESS = 5  # added to the drawing process's niceness: on a busy machine the event loop goes first
 
 BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were taken away, as far as we care
 
@@ -123,9 +125,11 @@ class ClickAnswer:
 
 
 class Announcer:
-    def __init__(self, client: discord.Client, service: TableService, delivery: DeliveryConfig | None = None) -> None:
+    def __init__(self, client: discord.Client, service: TableService, delivery: DeliveryConfig | None = None,
+                 drawing_workers: int = 0) -> None:
         self.client = client
         self.service = service
+        self.drawing = Lane("drawing", drawing_workers, niceness=DRAWING_NICENESS)
         self.outbox = Outbox(delivery)
         self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
         self.muted: dict[int, float] = {}  # table id -> loop time until which its thread gets nothing (a 403)
@@ -138,6 +142,7 @@ class Announcer:
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
         await self.outbox.close()
+        self.drawing.close()
 
     # ------------------------------------------------------------ events: decide and queue (the table is locked)
 
@@ -451,13 +456,24 @@ class Announcer:
         assert channel is not None
         return self.client.get_partial_messageable(channel, guild_id=table.guild_id)
 
-    @staticmethod
-    async def drawn(payload: Payload, *, answer: bool = False) -> Payload:
-        """``payload`` with its image, drawn in a worker thread (``answer``: the answers' own thread)."""
+    async def drawn(self, payload: Payload) -> Payload:
+        """``payload`` with its image, drawn in the drawing lane (in a thread, should the drawing not travel there:
+        a function that does not pickle)."""
         if payload.draw is None:
             return payload
-        executor = _DRAWING_ANSWERS if answer else _DRAWING
-        return await asyncio.get_running_loop().run_in_executor(executor, payload.drawn)
+        try:
+            image = await self.drawing.run(payload.draw)
+        except Exception as error:  # also a drawing that fails anywhere: it fails once more, in the thread
+            log.warning("an image drawn in a thread instead of the drawing lane: %r", error)
+            return await asyncio.to_thread(payload.drawn)
+        return replace(payload, image=image, draw=None)
+
+    @staticmethod
+    async def answer_drawn(payload: Payload) -> Payload:
+        """``payload`` with its image, drawn in the answers' own thread."""
+        if payload.draw is None:
+            return payload
+        return await asyncio.get_running_loop().run_in_executor(_DRAWING_ANSWERS, payload.drawn)
 
     async def keep(self, table: Table, change: Callable[[], object]) -> None:
         """Make ``change`` (a Discord fact: a thread, a message id) to the table and store it, under its lock."""

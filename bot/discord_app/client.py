@@ -45,7 +45,7 @@ class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False, schedule_tournaments: bool = True, shards: Shards | None = None,
-                 **client_options: Any) -> None:
+                 drawing_workers: int = 0, **client_options: Any) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
@@ -56,7 +56,8 @@ class KlaverjasBot(commands.Bot):
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None
         self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
-        self.announcer = Announcer(self, self.service)
+        # drawing_workers: 1 draws the announcements' images in a process of its own, 0 in a thread (tests).
+        self.announcer = Announcer(self, self.service, drawing_workers=drawing_workers)
         self.service.subscribe(self.announcer.on_event, stores_end=True)
         # In PostgreSQL other bot processes may share the store: each table is played and announced by the process
         # whose shards hold its guild (bot.tables.shared); with SQLite this process is the only one.
@@ -130,9 +131,9 @@ class KlaverjasBot(commands.Bot):
 
     async def _warm_up(self) -> None:
         try:
-            await self.thinker.start()
+            await asyncio.gather(self.thinker.start(), self.announcer.drawing.start())
         except Exception:
-            log.exception("AI warm-up failed; decisions will compile on first use")
+            log.exception("warm-up failed; the workers start (and compile) on first use")
 
     async def close(self) -> None:
         if self.scheduler is not None:
@@ -154,8 +155,9 @@ async def create_bot(config: BotConfig) -> KlaverjasBot:
     store = await store_for(config.database_url, config.db_path).open()
     if config.shard_count is None:
         return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
-                            warm_up=True)
+                            warm_up=True, drawing_workers=1)
     ids = config.shard_ids if config.shard_ids is not None else frozenset(range(config.shard_count))
     return ShardedKlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild,
-                               ai_workers=config.ai_workers, warm_up=True, shards=Shards(config.shard_count, ids),
+                               ai_workers=config.ai_workers, warm_up=True, drawing_workers=1,
+                               shards=Shards(config.shard_count, ids),
                                shard_ids=sorted(ids), shard_count=config.shard_count)

@@ -309,7 +309,7 @@ class StoredAnswer:
             log.exception("could not prepare a click's answer")
             return
         if self._answer is not None and self._answer.payload is not None:
-            self._drawing = asyncio.ensure_future(Announcer.drawn(self._answer.payload, answer=True))
+            self._drawing = asyncio.ensure_future(Announcer.answer_drawn(self._answer.payload))
 
     def stored(self) -> None:
         """The service committed the action: answer now, with the clicked message's update when there is one."""

@@ -713,9 +713,10 @@ class OfflineBot:
 
     def __init__(self, db: Path | str, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
                  ai_workers: int = 0, delivery: DeliveryConfig | None = None, *, choose: ChooseFn | None = None,
-                 warm_up: bool = False) -> None:
+                 warm_up: bool = False, drawing_workers: int = 0) -> None:
         self.db = db
         self.ai_workers = ai_workers
+        self.drawing_workers = drawing_workers
         self.fake = fake or FakeDiscord()
         # Match reviews off unless a test asks for them (config): they would only add work to other tests.
         self.config = config or ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=False)
@@ -730,7 +731,7 @@ class OfflineBot:
     async def __aenter__(self) -> OfflineBot:
         store = await store_at(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers, choose=self.choose,
-                           warm_up=self.warm_up, schedule_tournaments=False)
+                           warm_up=self.warm_up, schedule_tournaments=False, drawing_workers=self.drawing_workers)
         bot.announcer.outbox.config = self.delivery
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting

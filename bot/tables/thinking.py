@@ -1,9 +1,9 @@
 """AI decisions and hints off the event loop.
 
 The strong player (PIMC) runs numba code that holds the GIL, so a worker *thread* can still stall the
-event loop for hundreds of milliseconds. With ``workers > 0`` decisions run in a process pool
-(multiprocessing context "forkserver": a parent with threads cannot hand locked locks to a child), each
-worker compiled once at start by ``engine.ai.pimc.warm_up``. ``workers == 0`` uses threads (tests).
+event loop for hundreds of milliseconds. With ``workers > 0`` decisions run in worker processes (a
+``bot.workers.Lane``), each compiled once at start by ``engine.ai.pimc.warm_up``. ``workers == 0`` uses
+threads (tests).
 
 Hints have a worker of their own (one more process, or one more thread), so however many people ask
 for hints, no AI move at any table waits behind one. Match reviews (``bot.tables.reviews``) have a third
@@ -18,24 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import concurrent.futures.process
-import logging
-import multiprocessing
-import os
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.texts.catalog import hint_text
 from bot.texts.language import Language
+from bot.workers import Lane
 from engine.actions import Action, Choice
 from engine.ai.hints import hint
 from engine.ai.players import Level, make_player
 from engine.ai.review_summary import DecisionReview
 from engine.settings import Rules
 from engine.view import SeatView
-
-log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -49,23 +43,6 @@ def warm_up() -> None:
 
 
 REVIEW_NICENESS = 10  # added to the review worker's niceness (Unix): the moves and hints go first
-
-
-def _init_worker(warm: bool, niceness: int = 0) -> None:
-    if niceness and hasattr(os, "nice"):
-        try:
-            os.nice(niceness)
-        except OSError:  # not allowed here: the review still runs, at the usual priority
-            log.warning("AI worker %s: could not lower its priority", os.getpid())
-    if warm:
-        try:
-            warm_up()
-        except Exception:  # a worker that cannot compile still answers (slowly) rather than break the pool
-            log.exception("AI worker %s: warm-up failed", os.getpid())
-
-
-def _ping() -> int:
-    return os.getpid()
 
 
 def choose_action(level: Level, seed: int, view: SeatView, timed: bool = True) -> Choice:
@@ -88,63 +65,6 @@ def review_hand(rules: Rules, actions: Sequence[Action], players: Sequence[int |
     return review(rules, actions, players, seed, hand)
 
 
-class Lane:
-    """One queue of jobs and its workers: ``workers`` processes, or one thread when ``workers == 0``."""
-
-    def __init__(self, name: str, workers: int, warm: bool, niceness: int = 0) -> None:
-        self.name = name
-        self.workers = workers
-        self.warm = warm
-        self.niceness = niceness
-        self._executor: concurrent.futures.Executor | None = None
-
-    @property
-    def pool(self) -> concurrent.futures.ProcessPoolExecutor | None:
-        """The process pool (None for a thread lane)."""
-        executor = self.executor
-        return executor if isinstance(executor, concurrent.futures.ProcessPoolExecutor) else None
-
-    @property
-    def executor(self) -> concurrent.futures.Executor:
-        if self._executor is None:
-            if self.workers:
-                method = "spawn" if sys.platform == "darwin" else "forkserver"
-                self._executor = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context(method), initializer=_init_worker,
-                    initargs=(self.warm, self.niceness))
-            else:
-                self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"ai-{self.name}")
-        return self._executor
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        executor = self.executor
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(executor, fn, *args)
-        except concurrent.futures.process.BrokenProcessPool:
-            # A worker died (killed, out of memory): start a fresh pool and ask once more.
-            log.error("an AI worker (%s) died; restarting the %s workers", self.name, self.name)
-            if self._executor is executor:
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
-            return await loop.run_in_executor(self.executor, fn, *args)
-
-    async def start(self) -> None:
-        """Start and warm every worker process, without blocking the loop."""
-        pool = self.pool
-        if pool is None:
-            return
-        loop = asyncio.get_running_loop()
-        # One job per worker makes the pool start them all; each runs the warm-up in its initializer.
-        pids = await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
-        log.info("AI %s workers ready: %s", self.name, ", ".join(str(p) for p in sorted(set(pids))))
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-
-
 class Thinker:
     """Runs AI decisions (``workers`` processes, or a thread when 0), hints and match reviews (each in a
     process or thread of their own)."""
@@ -154,9 +74,10 @@ class Thinker:
             raise ValueError("workers must be 0 (threads) or more")
         self.workers = workers
         self.warm = warm
-        self.moves = Lane("moves", workers, warm)
-        self.hints = Lane("hints", 1 if workers else 0, warm)
-        self.reviews = Lane("reviews", 1 if workers else 0, warm, niceness=REVIEW_NICENESS)
+        warming = warm_up if warm else None
+        self.moves = Lane("ai-moves", workers, warming)
+        self.hints = Lane("ai-hints", 1 if workers else 0, warming)
+        self.reviews = Lane("ai-reviews", 1 if workers else 0, warming, niceness=REVIEW_NICENESS)
         self.hints_waiting = 0  # hints asked and not answered yet
 
     @property

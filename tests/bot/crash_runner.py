@@ -101,7 +101,7 @@ async def main(db: str, shards: Shards | None) -> None:
     store = await store_at(db).open()
     # Sharded: no match reviews (two processes reviewing on two cores would only slow the games down).
     bot = KlaverjasBot(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=shards is None),
-                       sync_commands=False, choose=choose, shards=shards)
+                       sync_commands=False, choose=choose, shards=shards, drawing_workers=1)
     if bot.shared is not None:
         bot.shared.poll_seconds = 0.5
     service = bot.service

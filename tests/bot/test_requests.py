@@ -4,6 +4,8 @@ answers a card or bid click and updates the clicked hand or prompt (with what ha
 
 from __future__ import annotations
 
+import os
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ from harness import Harness, Request, StoredMessage, next_id
 from test_discord import ANNA, SEED, enabled_cards, hand_message, play_turn
 from test_scenarios import bot_of, started, thread_of, until
 
+from bot.discord_app.announcer import Announcer
+from bot.discord_app.messages import Payload
 from bot.tables.model import Table
 from engine.game import Phase
 
@@ -148,3 +152,34 @@ async def test_a_bid_click_takes_the_prompts_buttons_away_in_its_answer(tmp_path
         assert answer.json is not None and answer.json["type"] == UPDATE_MESSAGE
         assert answer.data["components"] == [] and prompt.custom_ids() == []
         assert patches_of(h, prompt.id, since) == []  # no second request to take them away
+
+
+def pid_image() -> bytes:
+    return str(os.getpid()).encode()
+
+
+async def test_announcement_images_are_drawn_in_a_process_of_their_own_and_answers_in_this_one(
+        tmp_path: Path) -> None:
+    # Pillow holds the GIL: drawn in a thread, a start burst's images kept the event loop waiting.
+    async with Harness(tmp_path / "k.sqlite3", drawing_workers=1) as h:
+        announcer = bot_of(h).announcer
+        drawn = await announcer.drawn(Payload("x", draw=partial(pid_image)))
+        assert drawn.draw is None and drawn.image is not None and int(drawn.image) != os.getpid()
+        answer = await Announcer.answer_drawn(Payload("x", draw=partial(pid_image)))
+        assert answer.image == str(os.getpid()).encode()  # a click's answer takes no process hop
+        here = os.getpid()
+        local = await announcer.drawn(Payload("x", draw=lambda: str(here).encode()))  # a lambda does not pickle
+        assert local.image == str(here).encode() and local.draw is None
+
+
+async def test_a_game_with_a_drawing_process_sends_real_images_all_drawn_there(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async with Harness(tmp_path / "k.sqlite3", drawing_workers=1) as h:
+        table_id = await started(h, ANNA, [])
+        table = table_of(h, table_id)
+        await until(h, lambda: table.game.hand is not None and len(table.game.hand.tricks) >= 1, [ANNA])
+        await h.settle()
+        images = [data for r in h.fake.requests for data in r.file_data]
+        assert len(images) >= 3 and all(data.startswith(b"\x89PNG") for data in images)
+    # Every announcement's drawing travels to the process: none fell back to a thread.
+    assert not [r for r in caplog.records if "instead of the drawing lane" in r.getMessage()]

@@ -8,7 +8,8 @@ import os
 import random
 
 from bot.discord_app.config import load_config
-from bot.tables.thinking import Thinker, _ping, choose_action
+from bot.tables.thinking import Thinker, choose_action
+from bot.workers import worker_pid
 from engine.cards import Seat
 from engine.game import Game, random_deal
 from engine.view import SeatView, seat_view
@@ -28,7 +29,7 @@ async def test_process_pool_decides_like_a_thread() -> None:
     thinker = Thinker(1, warm=False)
     try:
         await thinker.start()
-        pid = await thinker.run(_ping)
+        pid = await thinker.run(worker_pid)
         assert pid != os.getpid()
         for seed in (1, 2, 3):
             assert await thinker.choose("normal", seed, view) == choose_action("normal", seed, view)
@@ -39,7 +40,7 @@ async def test_process_pool_decides_like_a_thread() -> None:
 async def test_threads_when_no_workers() -> None:
     thinker = Thinker(0, warm=False)
     assert thinker.pool is None
-    assert await thinker.run(_ping) == os.getpid()
+    assert await thinker.run(worker_pid) == os.getpid()
     view = a_view()
     assert await thinker.choose("easy", 5, view) in view.legal
 
