@@ -588,7 +588,8 @@ def _tt_bucket(k1: int, k2: int, meta: int, mask_tt: int) -> int:  # pragma: no 
     """The first row of the position's bucket of two. The generation is left out: a search then runs the same
     whatever the table held before (an older generation's entry is replaced as an empty one is)."""
     h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
-    return (h >> 24) & mask_tt & ~1
+    h = (h ^ (h >> 32)) * 0x2545F4914F6CDD1D
+    return (h >> 36) & mask_tt & ~1
 
 
 @njit(cache=True, nogil=True, inline="always")
