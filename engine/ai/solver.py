@@ -253,7 +253,7 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
     return best0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _two_exact(h: Any, leader: int, pit: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
                roem: bool, stack: Any) -> int:  # pragma: no cover - compiled
     """The exact value of the last two tricks (``_last_two``), kept in the stack's ending cache.
@@ -295,7 +295,7 @@ def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: 
                             roem, stack)[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                      undertrump_forced: bool, stuk: bool, prefer: int, roem: bool,
                      stack: Any) -> tuple[int, int]:  # pragma: no cover - compiled
@@ -448,7 +448,7 @@ def follow_key(card: int, points: int, trump: int, led: int, count: int, head_po
     return 16 - points - power
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
                tt_best: int) -> int:  # pragma: no cover - compiled
     """Fill stack row ``ply`` with the moves (legal cards, equivalent ones merged) best-first; return how many.
@@ -602,7 +602,7 @@ def _tt_find(tt: Any, base: int, k1: int, k2: int, meta: int) -> int:  # pragma:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _tt_store(tt: Any, base: int, k1: int, k2: int, meta: int, best: int, alpha: int, beta: int,
               move: int) -> None:  # pragma: no cover - compiled
     """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved.
