@@ -108,12 +108,16 @@ _KEYS = 16  # 16..23: ordering keys
 _N, _IDX, _ALPHA, _BETA, _BEST, _BEST_CARD = 24, 25, 26, 27, 28, 29
 _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 36, 37
 _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
-_FIELDS = 46
+_FIELDS = 64  # columns: 46 serve a ply, the ending cache (below) fills whole rows
 _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
-_WINDOW = 64  # first aspiration window of _mtdf (points); 16..128 measured about equal
+_WINDOW = 32  # first aspiration window of _mtdf (points): 2% fewer nodes than 64 (24 about as 32, 48 worse)
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 _HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
 _KILLERS = 38  # rows 38..41 by seat: the last two leads that cut off, by tricks done (columns 0..7, 8..15)
+_ENDS = 42  # rows 42..: exact values of two-trick endings (_two_exact), _FIELDS a row
+_ENDS_BITS = 16  # 2^16 entries (512 KB): a deal met up to ~16,000 endings (measured); 2^17 slower, 2^15 about equal
+_ENDS_KEY = (1 << 49) - 1  # the position's bits of an entry; the value + _ENDS_OFFSET above them
+_ENDS_OFFSET = 1 << 14
 _TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
 
 
@@ -131,9 +135,18 @@ def _lowest(mask: int) -> int:  # pragma: no cover - compiled
 def finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
                   stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
+    return _finish(c0, c1, c2, c3, leader, done, pit, trump, stuk, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _finish(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int, stuk: bool,
+            roem: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """``finish_trick``; without ``roem`` the trick's roem is taken as 0 (the caller knows none can be made)."""
     winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
     team = winner & 1
-    gain = _trick_points(c0, c1, c2, c3, trump) + _trick_roem(c0, c1, c2, c3, trump, stuk)
+    gain = _trick_points(c0, c1, c2, c3, trump)
+    if roem:
+        gain += _trick_roem(c0, c1, c2, c3, trump, stuk)
     new_pit = 1 + team if pit == PIT_NONE or pit == 1 + team else PIT_MIXED
     if done == 7:
         gain += _LAST_BONUS
@@ -149,6 +162,14 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
 
     Nested loops, no table: at most 16 ways to play, and most nodes of a full search lie here.
     """
+    roem = _roem_bound(h[0] | h[1] | h[2] | h[3], 2, trump, stuk) > 0
+    return _last_two(h, leader, pit, alpha, beta, trump, amsterdam, undertrump_forced, stuk, roem)
+
+
+@njit(cache=True, nogil=True)
+def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
+              undertrump_forced: bool, stuk: bool, roem: bool) -> int:  # pragma: no cover - compiled
+    """``_last_two_ab``; ``roem`` False: the cards left can make no roem (``_roem_bound`` 0), none is counted."""
     s0 = leader
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
@@ -182,7 +203,7 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = finish_trick(a, b, c, d, leader, 6, pit, trump, stuk)
+                    winner, new_pit, first = _finish(a, b, c, d, leader, 6, pit, trump, stuk, roem)
                     # The last trick plays itself: each seat's other card, from the winner on.
                     r0 = _lowest(h[s0] ^ (1 << a))
                     r1 = _lowest(h[s1] ^ (1 << b))
@@ -190,8 +211,8 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
                     r3 = _lowest(h[s3] ^ (1 << d))
                     rest = (r0, r1, r2, r3)
                     p = (winner - leader) & 3
-                    _, _, last = finish_trick(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
-                                               winner, 7, new_pit, trump, stuk)
+                    _, _, last = _finish(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                                         winner, 7, new_pit, trump, stuk, roem)
                     v = first + last
                     if max0:
                         if v < best3:
@@ -232,21 +253,55 @@ def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: in
     return best0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _two_exact(h: Any, leader: int, pit: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool,
+               roem: bool, stack: Any) -> int:  # pragma: no cover - compiled
+    """The exact value of the last two tricks (``_last_two``), kept in the stack's ending cache.
+
+    A whole deal's search meets each two-trick ending about 15 times (from other orders of the
+    tricks before): most are read. An entry holds the position, trump and rules with the value, so
+    it stays true for any later search; and the value is exact, not a bound of some window, so the
+    search runs the same whatever the cache held before.
+    """
+    key = 0
+    for seat in range(4):
+        hand = h[seat]
+        key = (key << 10) | (_lowest(hand) << 5) | _lowest(hand & (hand - 1))
+    rules = (int(amsterdam) << 2) | (int(undertrump_forced) << 1) | int(stuk)
+    key = (key << 9) | (leader << 7) | (pit << 5) | (trump << 3) | rules
+    index = ((key * 0x1E3779B97F4A7C15) >> 40) & ((1 << _ENDS_BITS) - 1)
+    row = _ENDS + index // _FIELDS
+    column = index % _FIELDS
+    entry = stack[row, column]
+    value: int
+    if entry & _ENDS_KEY == key and entry != 0:
+        value = ((entry >> 49) & 0x7FFF) - _ENDS_OFFSET
+        return value
+    value = _last_two(h, leader, pit, -INF, INF, trump, amsterdam, undertrump_forced, stuk, roem)
+    stack[row, column] = key | ((value + _ENDS_OFFSET) << 49)
+    return value
+
+
 @njit(cache=True, nogil=True)
 def _last_three_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                    undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
     """Value of the last three tricks (three cards a hand), fail-soft alpha-beta in nested loops.
 
-    The sixth trick is played out here, the last two by ``_last_two_ab``: no stack, no table.
+    The sixth trick is played out here, the last two by ``_two_exact`` (exact values, cached): no table.
     """
-    return _last_three_lead(h, leader, pit, alpha, beta, trump, amsterdam, undertrump_forced, stuk, NO_CARD)[0]
+    roem = _roem_bound(h[0] | h[1] | h[2] | h[3], 3, trump, stuk) > 0
+    stack = np.zeros((_ENDS + (1 << _ENDS_BITS) // _FIELDS, _FIELDS), dtype=np.int64)
+    return _last_three_lead(h, leader, pit, alpha, beta, trump, amsterdam, undertrump_forced, stuk, NO_CARD,
+                            roem, stack)[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
-                     undertrump_forced: bool, stuk: bool,
-                     prefer: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """``_last_three_ab``'s value and a best lead (the one that set it), leading ``prefer`` first if held."""
+                     undertrump_forced: bool, stuk: bool, prefer: int, roem: bool,
+                     stack: Any) -> tuple[int, int]:  # pragma: no cover - compiled
+    """``_last_three_ab``'s value and a best lead (the one that set it), leading ``prefer`` first if held.
+
+    ``roem`` False: the cards left can make no roem (``_roem_bound`` 0), so none is counted."""
     s0 = leader
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
@@ -289,11 +344,11 @@ def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = finish_trick(a, b, c, d, leader, 5, pit, trump, stuk)
+                    winner, new_pit, first = _finish(a, b, c, d, leader, 5, pit, trump, stuk, roem)
                     played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
                     rest = (h[0] & ~played, h[1] & ~played, h[2] & ~played, h[3] & ~played)
-                    v = first + _last_two_ab(rest, winner, new_pit, a3 - first, b3 - first, trump, amsterdam,
-                                             undertrump_forced, stuk)
+                    v = first + _two_exact(rest, winner, new_pit, trump, amsterdam, undertrump_forced, stuk, roem,
+                                           stack)
                     if max0:
                         if v < best3:
                             best3 = v
@@ -393,7 +448,7 @@ def follow_key(card: int, points: int, trump: int, led: int, count: int, head_po
     return 16 - points - power
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
                tt_best: int) -> int:  # pragma: no cover - compiled
     """Fill stack row ``ply`` with the moves (legal cards, equivalent ones merged) best-first; return how many.
@@ -533,7 +588,8 @@ def _tt_bucket(k1: int, k2: int, meta: int, mask_tt: int) -> int:  # pragma: no 
     """The first row of the position's bucket of two. The generation is left out: a search then runs the same
     whatever the table held before (an older generation's entry is replaced as an empty one is)."""
     h = (k1 * 0x1E3779B97F4A7C15) ^ (k2 * 0x42B2AE3D27D4EB4F) ^ ((meta & 127) * 0x165667B19E3779F9)
-    return (h >> 24) & mask_tt & ~1
+    h = (h ^ (h >> 32)) * 0x2545F4914F6CDD1D
+    return (h >> 36) & mask_tt & ~1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -546,7 +602,7 @@ def _tt_find(tt: Any, base: int, k1: int, k2: int, meta: int) -> int:  # pragma:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _tt_store(tt: Any, base: int, k1: int, k2: int, meta: int, best: int, alpha: int, beta: int,
               move: int) -> None:  # pragma: no cover - compiled
     """Store what a search of window (alpha, beta) that returned ``best`` (fail-soft) proved.
@@ -649,8 +705,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 resolved = True
             elif n_count == 0 and stack[ply, _DONE] == 6:
                 stats[_NODES] += _NESTED_TWO_COST
-                ret = _last_two_ab((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
-                                   stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk)
+                ret = _last_two((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit, stack[ply, _ALPHA],
+                                stack[ply, _BETA], trump, amsterdam, undertrump_forced, stuk,
+                                stack[ply, _ROEM_BOUND] > 0)
                 resolved = True
             elif n_count == 0 and stack[ply, _DONE] == 7:
                 # Last trick: every hand holds one card, nothing to choose.
@@ -684,7 +741,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                         stack[ply, _BETA] = min(stack[ply, _BETA], hi)
                         tt_best = move
                 if not resolved and stack[ply, _DONE] == 5:
-                    # Three tricks left: nested loops, no stack; the bound they prove goes to the table.
+                    # Three tricks left: nested loops (the last two tricks from the ending cache); the bound
+                    # they prove goes to the table.
                     # Counted as several nodes: the node limit stands for time, and this costs that much.
                     stats[_NODES] += _NESTED_THREE_COST
                     killer = _KILLERS + n_leader
@@ -692,7 +750,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                         tt_best = stack[killer, 5]
                     ret, lead = _last_three_lead((hands[0], hands[1], hands[2], hands[3]), n_leader, n_pit,
                                                  stack[ply, _ALPHA], stack[ply, _BETA], trump, amsterdam,
-                                                 undertrump_forced, stuk, tt_best)
+                                                 undertrump_forced, stuk, tt_best, stack[ply, _ROEM_BOUND] > 0,
+                                                 stack)
                     _tt_store(tt, slot, k1, k2, meta, ret, stack[ply, _ALPHA],
                               stack[ply, _BETA], lead)
                     if (ret >= stack[ply, _BETA]) if (n_leader & 1) == 0 else (ret <= stack[ply, _ALPHA]):
@@ -1075,7 +1134,7 @@ class DoubleDummy:
         # Zeros (pages the system hands out only when first written): generations start at 1, so an
         # empty row matches no position and is replaced as an older generation's is.
         self._tt = np.zeros((size, 4), dtype=np.int64)
-        self._stack = np.zeros((_KILLERS + 4, _FIELDS), dtype=np.int64)
+        self._stack = np.zeros((_ENDS + (1 << _ENDS_BITS) // _FIELDS, _FIELDS), dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
@@ -1108,7 +1167,7 @@ class DoubleDummy:
         self._stats[_BEST_MOVE] = NO_CARD
         self._values.fill(-INF - 1)
         self._stack[_HISTORY:_KILLERS].fill(0)
-        self._stack[_KILLERS:].fill(NO_CARD)
+        self._stack[_KILLERS:_ENDS].fill(NO_CARD)
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
@@ -1129,7 +1188,7 @@ class DoubleDummy:
         self._stats[_LIMIT] = node_limit if node_limit > 0 else 1 << 62
         self._stats[_ABORTED] = 0
         self._stack[_HISTORY:_KILLERS].fill(0)
-        self._stack[_KILLERS:].fill(NO_CARD)
+        self._stack[_KILLERS:_ENDS].fill(NO_CARD)
         trick = (*pos.trick, 0, 0, 0)
         card = int(_move_kernel(self._hands, trick[0], trick[1], trick[2], len(pos.trick), pos.leader,
                                 pos.tricks_done, pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced,
