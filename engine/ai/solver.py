@@ -108,7 +108,8 @@ _KEYS = 16  # 16..23: ordering keys
 _N, _IDX, _ALPHA, _BETA, _BEST, _BEST_CARD = 24, 25, 26, 27, 28, 29
 _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 36, 37
 _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
-_FIELDS = 64  # columns: 46 serve a ply, the ending cache (below) fills whole rows
+_SCOUT = 46  # 1: the move at _IDX is being searched with a null window first (principal variation search)
+_FIELDS = 64  # columns: 47 serve a ply, the ending cache (below) fills whole rows
 _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
 _WINDOW = 32  # first aspiration window of _mtdf (points): 2% fewer nodes than 64 (24 about as 32, 48 worse)
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
@@ -648,6 +649,10 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                stats: Any) -> int:  # pragma: no cover - compiled
     """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
 
+    With a window wider than one point, every move after the first is searched with a null window
+    first (principal variation search) and again with the real one only if it lands inside: measured
+    on the bench's first 200 deals, 9% fewer nodes and 10% less CPU time.
+
     ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
     limit. No recursion: numba compiles and caches recursive functions poorly.
     """
@@ -810,13 +815,17 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
             stack[ply, _BEST_CARD] = stack[ply, _MOVES]
         seat = (stack[ply, _LEADER] + stack[ply, _COUNT]) & 3
         maximise = (seat & 1) == 0
+        research = False
+        value = 0
         if returning:
             # A child's value came back for the move at stack[ply, _IDX].
             returning = False
             card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
             value = ret + stack[ply, _SIGNED]
-            if maximise:
+            if stack[ply, _SCOUT] and stack[ply, _ALPHA] < value < stack[ply, _BETA]:
+                research = True  # the null window failed inside the real one: search the move again with it
+            elif maximise:
                 if value > stack[ply, _BEST]:
                     stack[ply, _BEST] = value
                     stack[ply, _BEST_CARD] = card
@@ -828,7 +837,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     stack[ply, _BEST_CARD] = card
                     if value < stack[ply, _BETA]:
                         stack[ply, _BETA] = value
-            if stack[ply, _ALPHA] >= stack[ply, _BETA]:
+            if research:
+                pass
+            elif stack[ply, _ALPHA] >= stack[ply, _BETA]:
                 stack[ply, _IDX] = stack[ply, _N]
                 left = 8 - stack[ply, _DONE]
                 stack[_HISTORY + seat, card] += left * left
@@ -841,6 +852,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
         if stack[ply, _IDX] < stack[ply, _N]:
             card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
+            stack[ply, _SCOUT] = 0
             n_count = stack[ply, _COUNT]
             if n_count < 3:
                 stack[ply, _SIGNED] = 0
@@ -874,8 +886,22 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 stack[ply + 1, _LEADER] = winner
                 stack[ply + 1, _DONE] = stack[ply, _DONE] + 1
                 stack[ply + 1, _PIT] = new_pit
-            stack[ply + 1, _ALPHA] = stack[ply, _ALPHA] - stack[ply, _SIGNED]
-            stack[ply + 1, _BETA] = stack[ply, _BETA] - stack[ply, _SIGNED]
+            a = stack[ply, _ALPHA]
+            b = stack[ply, _BETA]
+            if research:
+                # The null window proved a bound beyond alpha (beta): the search starts from it.
+                if maximise:
+                    a = max(a, value - 1)
+                else:
+                    b = min(b, value + 1)
+            elif stack[ply, _IDX] > 0 and b - a > 1:
+                stack[ply, _SCOUT] = 1
+                if maximise:
+                    b = a + 1
+                else:
+                    a = b - 1
+            stack[ply + 1, _ALPHA] = a - stack[ply, _SIGNED]
+            stack[ply + 1, _BETA] = b - stack[ply, _SIGNED]
             ply += 1
             entering = True
             continue
