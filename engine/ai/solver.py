@@ -1018,12 +1018,19 @@ def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
 @njit(cache=True, nogil=True)
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                   trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
-                  stack: Any, stats: Any, values: Any, all_moves: bool) -> int:  # pragma: no cover - compiled
+                  stack: Any, stats: Any, values: Any, all_moves: bool, estimates: Any,
+                  estimated: bool) -> int:  # pragma: no cover - compiled
     """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
 
     The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
     ``values[card]``; otherwise the first move is valued exactly and the others only tested
-    against the best so far with a zero window. ``stats[_BEST_MOVE]`` gets a best card.
+    against the best so far with a zero window. ``stats[_BEST_MOVE]`` gets a best card: of the
+    best moves, the first in ``_gen_moves``' order.
+
+    ``estimated``: ``estimates[card]`` is an estimate of each legal card's value (NS minus EW); the
+    moves are searched best estimate first, the first from its estimate. A move earlier in
+    ``_gen_moves``' order than the best so far is tested for reaching the best, not beating it, so
+    the best card is the one the search in that order finds.
     """
     seat = (leader + count) & 3
     maximise = (seat & 1) == 0
@@ -1034,18 +1041,35 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     stack[_ROOT_ROW, _COUNT] = count
     n = _gen_moves((hands[0], hands[1], hands[2], hands[3]), seat, stack, _ROOT_ROW, trump, amsterdam,
                    undertrump_forced, NO_CARD)
+    order = np.arange(n)
+    guess = 0
+    if estimated:
+        # Insertion sort, stable: moves of equal estimates keep their order.
+        sign = 1 if maximise else -1
+        for i in range(1, n):
+            moved = order[i]
+            key = sign * estimates[stack[_ROOT_ROW, _MOVES + moved]]
+            j = i
+            while j > 0 and sign * estimates[stack[_ROOT_ROW, _MOVES + order[j - 1]]] < key:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = moved
+        guess = estimates[stack[_ROOT_ROW, _MOVES + order[0]]]
     best = -INF if maximise else INF
     best_card = NO_CARD
-    guess = 0
-    for i in range(n):
+    best_rank = n
+    exact = np.zeros(n, dtype=np.bool_)  # by _gen_moves' index: the move's exact value is known
+    for step in range(n):
+        i = order[step]
         card = stack[_ROOT_ROW, _MOVES + i]
         hands[seat] = hand ^ (1 << card)
         # The child position, one card later.
         k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
                                                                              card, trump, stuk)
+        better = True
         if k_done == 8:
             value = signed
-        elif all_moves or i == 0:
+        elif all_moves or step == 0:
             value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
                                    -INF, INF, trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
         else:
@@ -1068,6 +1092,7 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         hands[seat] = hand
         if stats[_ABORTED]:
             return 0
+        exact[i] = better
         if all_moves:
             merged = stack[_ROOT_ROW, _MERGED + i]
             for other in range(32):
@@ -1077,6 +1102,32 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         if best_card == NO_CARD or (maximise and value > best) or (not maximise and value < best):
             best = value
             best_card = card
+            best_rank = i
+        elif better and value == best and i < best_rank:
+            best_card = card
+            best_rank = i
+    # Searched out of _gen_moves' order: the best card is the first move in that order that reaches the
+    # best value (a zero-window test each, for the moves not valued exactly).
+    for i in range(best_rank):
+        if exact[i]:
+            continue  # valued exactly below the best value, or it would be the best card already
+        card = stack[_ROOT_ROW, _MOVES + i]
+        hands[seat] = hand ^ (1 << card)
+        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
+                                                                             card, trump, stuk)
+        edge = best - signed
+        if maximise:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
+        else:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
+        hands[seat] = hand
+        if stats[_ABORTED]:
+            return 0
+        if reached:
+            best_card = card
+            break
     stats[_BEST_MOVE] = best_card
     return best
 
@@ -1142,6 +1193,11 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
     return total
 
 
+# Solves with at most this many tricks done search the root's moves in the order of their horizon values
+# (exact play for _ESTIMATE_TRICKS tricks, a fitted estimate beyond), the first from its value.
+_ESTIMATE_DONE = 1
+_ESTIMATE_TRICKS = 2
+
 # The table's size: 32 MB, 8% fewer nodes than 8 MB on whole deals (2^21: 0.5% fewer again). Its
 # pages are taken from the system as the search first writes them.
 TABLE_BITS = 20
@@ -1164,6 +1220,8 @@ class DoubleDummy:
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
+        self._estimates = np.zeros(32, dtype=np.int64)
+        self._horizon: Any = None  # engine.ai.horizon.Horizon, made at its first use
         self._gen = 0
         # The trump and rules the table's entries were searched under: a call with ``keep`` and the same
         # ones reads them (what a search proved about a position stays true), any other starts afresh.
@@ -1194,14 +1252,37 @@ class DoubleDummy:
         self._values.fill(-INF - 1)
         self._stack[_HISTORY:_KILLERS].fill(0)
         self._stack[_KILLERS:_ENDS].fill(NO_CARD)
+        if not all_moves and pos.tricks_done <= _ESTIMATE_DONE and not self._estimate(pos, rules):
+            self.nodes = int(self._stats[_NODES])
+            return None  # past the node limit already
+        estimated = not all_moves and pos.tricks_done <= _ESTIMATE_DONE
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
-                                  self._tt, self._gen, self._stack, self._stats, self._values, all_moves))
+                                  self._tt, self._gen, self._stack, self._stats, self._values, all_moves,
+                                  self._estimates, estimated))
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None
         return value
+
+    def _estimate(self, pos: Position, rules: SolveRules) -> bool:
+        """``self._estimates``: each legal card's value by the horizon search (``engine.ai.horizon``, exact
+        play for _ESTIMATE_TRICKS tricks, a fitted estimate beyond), NS minus EW; its nodes count as the
+        solve's. For move ordering only: an estimate, however wrong, changes no value and no best card.
+        False past the node limit."""
+        if self._horizon is None:
+            from engine.ai.horizon import Horizon  # here: engine.ai.horizon imports this module
+
+            self._horizon = Horizon()
+        estimates = self._horizon.card_values(pos, rules, 0, _ESTIMATE_TRICKS, int(self._stats[_LIMIT]))
+        self._stats[_NODES] = self._horizon.nodes
+        if estimates is None:
+            self._stats[_ABORTED] = 1
+            return False
+        for card, estimate in estimates.items():
+            self._estimates[card] = estimate
+        return True
 
     def _best_move(self, pos: Position, rules: SolveRules, node_limit: int, keep: bool, target: int) -> int:
         """A card of the seat to move that keeps the value ``target`` (NS minus EW); NO_CARD if not found."""
@@ -1355,6 +1436,9 @@ def warm_up() -> None:
     so only a stale cache dropped before then is compiled afresh.
     """
     drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()], "solver")
+    from engine.ai import horizon  # the root's move ordering (``DoubleDummy._estimate``); it imports this module
+
+    horizon.warm_up()
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)
