@@ -1029,9 +1029,9 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     best moves, the first in ``_gen_moves``' order.
 
     ``estimated``: ``estimates[card]`` is an estimate of each legal card's value (NS minus EW); the
-    moves are searched best estimate first, the first from its estimate. A move earlier in
-    ``_gen_moves``' order than the best so far is tested for reaching the best, not beating it, so
-    the best card is the one the search in that order finds.
+    moves are searched best estimate first, the first from its estimate. Then the moves earlier in
+    ``_gen_moves``' order than the best card found are tested for reaching the best value, so the
+    best card is the one a search in that order finds.
     """
     seat = (leader + count) & 3
     maximise = (seat & 1) == 0
