@@ -12,9 +12,9 @@ will play both whatever happens, so it is a constant the caller adds (``held_stu
 stuk: held, trick roem is searched without the trick stuk.
 
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
-``engine/rulebook.py`` changed would keep the old rules: ``warm_up()``, which every process that
-solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
-older than ``rulebook.py`` (``drop_stale_cache``) before anything is loaded from the cache, and
+``engine/rulebook.py`` or ``engine/ai/tricks.py`` changed would keep the old rules: ``warm_up()``, which every
+process that solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
+older than either (``engine.ai.tricks.drop_stale_caches``) before anything is loaded from the cache, and
 the solver is compiled afresh. Importing this module touches no file.
 """
 
@@ -22,46 +22,33 @@ from __future__ import annotations
 
 import mmap
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from engine import rulebook
-from engine.settings import Rules, StukMode
-
-
-def drop_stale_cache(cache_dir: Path, sources: Sequence[Path], stem: str) -> bool:
-    """Delete the numba cache files of module ``stem`` if any index is older than one of ``sources``; True if
-    deleted.
-
-    numba compiles ``engine.rulebook``'s rules (and, for the horizon search, this module's trick step) into a
-    module's functions but checks only that module's own timestamp when loading them from its cache: without
-    this, an edited rule would go unnoticed.
-    """
-    try:
-        newest = max(source.stat().st_mtime for source in sources)
-        indexes = list(cache_dir.glob(f"{stem}*.nbi"))
-        if not any(index.stat().st_mtime < newest for index in indexes):
-            return False
-        for path in [*indexes, *cache_dir.glob(f"{stem}*.nbc")]:
-            path.unlink(missing_ok=True)
-    except OSError:  # no cache yet, or not ours to delete: numba will sort it out
-        return False
-    return True
-
+from engine.ai.horizon import Horizon
+from engine.ai.horizon import warm_up as _horizon_warm_up
+from engine.ai.tricks import (
+    PIT_EW,
+    PIT_MIXED,
+    PIT_NONE,
+    PIT_NS,
+    Position,
+    SolveRules,
+    drop_stale_caches,
+    finish_trick,
+    follow_key,
+    legal_mask,
+    trick_outcome,
+    trick_points,
+    trick_winner,
+)
 
 INF = 1 << 20
 NO_CARD = -1
-# Pit state: who has won every trick of the hand so far.
-PIT_NONE = 0  # no trick completed yet
-PIT_NS = 1
-PIT_EW = 2
-PIT_MIXED = 3
 
 
 def _ranks_by_strength(strength: tuple[int, ...]) -> tuple[int, ...]:
@@ -84,16 +71,6 @@ _RANK_KING = rulebook.RANK_KING
 _RANK_QUEEN = rulebook.RANK_QUEEN
 _STUK_ROEM = rulebook.STUK_ROEM
 _VIERKAART_ROEM = rulebook.VIERKAART_ROEM
-
-# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power, sequence_roem and stuk_mask: registering those
-# plain functions as jitable lets numba compile their callers exactly as they stand in rulebook.py.
-register_jitable(rulebook.card_power)
-register_jitable(rulebook.sequence_roem)
-register_jitable(rulebook.stuk_mask)
-_legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
-_trick_winner = njit(cache=True)(rulebook.trick_winner)
-_trick_points = njit(cache=True)(rulebook.trick_points)
-_trick_roem = njit(cache=True)(rulebook.trick_roem)
 
 # What a nested-loop ending costs, in nodes of the general search (measured): the node limit is a time cap.
 _NESTED_THREE_COST = 5
@@ -133,30 +110,6 @@ def _lowest(mask: int) -> int:  # pragma: no cover - compiled
     return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
-                  stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
-    return _finish(c0, c1, c2, c3, leader, done, pit, trump, stuk, True)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _finish(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int, stuk: bool,
-            roem: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """``finish_trick``; without ``roem`` the trick's roem is taken as 0 (the caller knows none can be made)."""
-    winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
-    team = winner & 1
-    gain = _trick_points(c0, c1, c2, c3, trump)
-    if roem:
-        gain += _trick_roem(c0, c1, c2, c3, trump, stuk)
-    new_pit = 1 + team if pit == PIT_NONE or pit == 1 + team else PIT_MIXED
-    if done == 7:
-        gain += _LAST_BONUS
-        if new_pit == 1 + team:
-            gain += _PIT_BONUS
-    return winner, new_pit, gain if team == 0 else -gain
-
-
 @njit(cache=True, nogil=True)
 def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                  undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
@@ -187,25 +140,25 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
-        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
             b = _lowest(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
-            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
                 c = _lowest(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
-                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish(a, b, c, d, leader, 6, pit, trump, stuk, roem)
+                    winner, new_pit, first = trick_outcome(a, b, c, d, leader, 6, pit, trump, stuk, roem)
                     # The last trick plays itself: each seat's other card, from the winner on.
                     r0 = _lowest(h[s0] ^ (1 << a))
                     r1 = _lowest(h[s1] ^ (1 << b))
@@ -213,7 +166,7 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
                     r3 = _lowest(h[s3] ^ (1 << d))
                     rest = (r0, r1, r2, r3)
                     p = (winner - leader) & 3
-                    _, _, last = _finish(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                    _, _, last = trick_outcome(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
                                          winner, 7, new_pit, trump, stuk, roem)
                     v = first + last
                     if max0:
@@ -328,25 +281,25 @@ def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
-        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
             b = _lowest(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
-            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
                 c = _lowest(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
-                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish(a, b, c, d, leader, 5, pit, trump, stuk, roem)
+                    winner, new_pit, first = trick_outcome(a, b, c, d, leader, 5, pit, trump, stuk, roem)
                     played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
                     rest = (h[0] & ~played, h[1] & ~played, h[2] & ~played, h[3] & ~played)
                     v = first + _two_exact(rest, winner, new_pit, trump, amsterdam, undertrump_forced, stuk, roem,
@@ -437,20 +390,6 @@ _ALONE = np.array([_FOUR_ROEM[card & 7] != 0 or (card >> 3 == trump and card & 7
 
 
 @njit(cache=True, nogil=True, inline="always")
-def follow_key(card: int, points: int, trump: int, led: int, count: int, head_power: int,
-               partner_heads: bool) -> int:  # pragma: no cover - compiled
-    """How promising ``card`` (worth ``points``) is on a trick of ``count`` cards, for move ordering (higher first)."""
-    power = rulebook.card_power(card, trump, led)
-    if partner_heads and count == 3:
-        return 128 + points  # the partner's trick is won: give it points, do not take it over
-    if power > head_power:
-        return 64 + (points if count == 3 else 32 - power)
-    if partner_heads:
-        return 32 + points
-    return 16 - points - power
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
                tt_best: int) -> int:  # pragma: no cover - compiled
     """Fill stack row ``ply`` with the moves (legal cards, equivalent ones merged) best-first; return how many.
@@ -465,7 +404,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
     c2 = stack[ply, _C2]
     count = stack[ply, _COUNT]
     hand = hands[seat]
-    legal = _legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
+    legal = legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     if legal & (legal - 1) == 0:  # one legal card (often, following suit): nothing to order or merge
         stack[ply, _MOVES] = _lowest(legal)
         stack[ply, _MERGED] = legal
@@ -772,12 +711,12 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 t0 = stack[ply, _C0]
                 t1 = stack[ply, _C1]
                 t2 = stack[ply, _C2]
-                e_legal = _legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
+                e_legal = legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
                 e_meta = (gen << 7) | ((stack[ply, _DONE] + 1) << 4)
                 while e_legal:
                     e_card = _lowest(e_legal)
                     e_legal &= e_legal - 1
-                    e_winner = (n_leader + _trick_winner(t0, t1, t2, e_card, trump)) & 3
+                    e_winner = (n_leader + trick_winner(t0, t1, t2, e_card, trump)) & 3
                     e_team = 1 + (e_winner & 1)
                     e_pit = e_team if n_pit in (PIT_NONE, e_team) else PIT_MIXED
                     hands[e_seat] = e_hand ^ (1 << e_card)
@@ -877,7 +816,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     ret = 0  # the hand is over: nothing more to come
                     returning = True
                     continue
-                stack[ply + 1, _REM] = stack[ply, _REM] - _trick_points(t0, t1, t2, card, trump)
+                stack[ply + 1, _REM] = stack[ply, _REM] - trick_points(t0, t1, t2, card, trump)
                 left = hands[0] | hands[1] | hands[2] | hands[3]
                 stack[ply + 1, _ROEM_BOUND] = _roem_bound(left, 7 - stack[ply, _DONE], trump, stuk)
                 stack[ply + 1, _C0] = 0
@@ -1133,33 +1072,6 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     return best
 
 
-class SolveRules(NamedTuple):
-    """The settings that change the search: play rules, undertrump, and where stuk is counted."""
-
-    amsterdam: bool = False
-    undertrump_forced: bool = True
-    stuk_in_trick: bool = True
-
-    @classmethod
-    def of(cls, rules: Rules) -> SolveRules:
-        return cls(rules.amsterdam, rules.undertrump_forced, rules.stuk is StukMode.TRICK)
-
-
-class Position(NamedTuple):
-    """A double-dummy position: every seat's remaining cards and the trick in progress."""
-
-    hands: tuple[int, int, int, int]  # masks by seat (N E S W), cards not yet played
-    trump: int
-    leader: int  # seat that led (or leads) the trick in progress
-    trick: tuple[int, ...] = ()  # cards of the trick in progress, in play order
-    tricks_done: int = 0  # completed tricks
-    pit: int = PIT_NONE  # PIT_NONE/PIT_NS/PIT_EW/PIT_MIXED: who has won every completed trick
-
-    @property
-    def to_move(self) -> int:
-        return (self.leader + len(self.trick)) & 3
-
-
 ROTTERDAM = SolveRules()
 
 
@@ -1238,7 +1150,7 @@ class DoubleDummy:
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
         self._estimates = np.zeros(32, dtype=np.int64)
-        self._horizon: Any = None  # engine.ai.horizon.Horizon, made at its first use
+        self._horizon = Horizon()  # the root's move ordering (``_estimate``)
         self._gen = 0
         # The trump and rules the table's entries were searched under: a call with ``keep`` and the same
         # ones reads them (what a search proved about a position stays true), any other starts afresh.
@@ -1288,10 +1200,6 @@ class DoubleDummy:
         play to the end of trick _ESTIMATE_STOP, a fitted estimate beyond), NS minus EW; its nodes count as the
         solve's. For move ordering only: an estimate, however wrong, changes no value and no best card.
         False past the node limit."""
-        if self._horizon is None:
-            from engine.ai.horizon import Horizon  # here: engine.ai.horizon imports this module
-
-            self._horizon = Horizon()
         estimates = self._horizon.card_values(pos, rules, 0, _ESTIMATE_STOP - pos.tricks_done,
                                               int(self._stats[_LIMIT]))
         self._stats[_NODES] = self._horizon.nodes
@@ -1453,10 +1361,8 @@ def warm_up() -> None:
     Call it before the first solve of a process: numba reads its cache at a function's first call,
     so only a stale cache dropped before then is compiled afresh.
     """
-    drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()], "solver")
-    from engine.ai import horizon  # the root's move ordering (``DoubleDummy._estimate``); it imports this module
-
-    horizon.warm_up()
+    drop_stale_caches("solver")
+    _horizon_warm_up()  # the root's move ordering (``DoubleDummy._estimate``)
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)
