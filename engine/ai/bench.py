@@ -15,7 +15,8 @@ import time
 from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
-from engine.ai.solver import DoubleDummy, Position, SolveRules, pit_state
+from engine.ai.solver import DoubleDummy, pit_state
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS, Seat
 from engine.game import Game, Phase, random_deal
 from engine.settings import Rules

@@ -16,18 +16,13 @@ included up to the horizon), NS minus EW. The rules come from ``engine.rulebook`
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from engine import rulebook
-from engine.ai import solver
-from engine.ai.solver import Position, SolveRules, drop_stale_cache, finish_trick, follow_key
-
-# rulebook's helpers are registered as jitable by engine.ai.solver, imported above.
-_legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
+from engine.ai.tricks import Position, SolveRules, drop_stale_caches, finish_trick, follow_key, legal_mask
 
 _INF = 1 << 20
 _CARD_POINTS = rulebook.CARD_POINTS
@@ -121,7 +116,7 @@ def _order(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: b
     """Fill row ``ply`` with the legal cards, likely best first (as the solver orders); return how many."""
     c0 = stack[ply, _C0]
     count = stack[ply, _COUNT]
-    legal = _legal_mask(hands[seat], c0, stack[ply, _C1], stack[ply, _C2], count, trump, amsterdam,
+    legal = legal_mask(hands[seat], c0, stack[ply, _C1], stack[ply, _C2], count, trump, amsterdam,
                         undertrump_forced)
     led = c0 >> 3
     head_power = -1
@@ -258,7 +253,7 @@ def _root_values(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
     """``values[card]``: the horizon value (NS minus EW) of each legal card of the seat to move."""
     f = np.zeros(N_FEATURES, dtype=np.float64)
     seat = (leader + count) & 3
-    legal = _legal_mask(hands[seat], c0, c1, c2, count, trump, amsterdam, undertrump_forced)
+    legal = legal_mask(hands[seat], c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     hand = hands[seat]
     for card in range(32):
         if not (legal >> card) & 1:
@@ -325,8 +320,6 @@ class Horizon:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the horizon search; a cache older than the rules is dropped first."""
-    # Its functions compile in the rules and the solver's trick step: a cache older than either is stale.
-    drop_stale_cache(Path(__file__).resolve().parent / "__pycache__",
-                     [Path(rulebook.__file__).resolve(), Path(solver.__file__).resolve()], "horizon")
+    drop_stale_caches("horizon")
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     Horizon().card_values(pos, SolveRules(), 0, 2, node_limit=2000)

@@ -47,8 +47,9 @@ from engine.ai.heuristic import BID_THRESHOLD, HeuristicPlayer, hand_evaluation
 from engine.ai.horizon import Horizon
 from engine.ai.horizon import warm_up as _horizon_warm_up
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
-from engine.ai.solver import DoubleDummy, Position, SolveRules, held_stuk_bonus, pit_state, thread_solver
+from engine.ai.solver import DoubleDummy, held_stuk_bonus, pit_state, thread_solver
 from engine.ai.solver import warm_up as _solver_warm_up
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import DECK, SUITS, Card
 from engine.game import Phase
 from engine.settings import StukMode

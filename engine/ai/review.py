@@ -43,7 +43,8 @@ from engine.ai.hints import reason
 from engine.ai.pimc import PimcPlayer
 from engine.ai.review_summary import DecisionReview, MatchReview, hand_count, match_summary
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
-from engine.ai.solver import DoubleDummy, Position, SolveRules, pit_state, step
+from engine.ai.solver import DoubleDummy, pit_state, step
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS, SUITS, TEAMS, Card, Seat, Suit
 from engine.events import HandResult
 from engine.game import Game, Phase

@@ -12,55 +12,43 @@ will play both whatever happens, so it is a constant the caller adds (``held_stu
 stuk: held, trick roem is searched without the trick stuk.
 
 numba's cache keys each compiled function on its own source file only, so a solver compiled before
-``engine/rulebook.py`` changed would keep the old rules: ``warm_up()``, which every process that
-solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
-older than ``rulebook.py`` (``drop_stale_cache``) before anything is loaded from the cache, and
+``engine/rulebook.py`` or ``engine/ai/tricks.py`` changed would keep the old rules: ``warm_up()``, which every
+process that solves calls first (the install step, the tests, the bot's AI workers), deletes solver cache files
+older than either (``engine.ai.tricks.drop_stale_caches``) before anything is loaded from the cache, and
 the solver is compiled afresh. Importing this module touches no file.
 """
 
 from __future__ import annotations
 
+import mmap
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from engine import rulebook
-from engine.settings import Rules, StukMode
-
-
-def drop_stale_cache(cache_dir: Path, sources: Sequence[Path], stem: str) -> bool:
-    """Delete the numba cache files of module ``stem`` if any index is older than one of ``sources``; True if
-    deleted.
-
-    numba compiles ``engine.rulebook``'s rules (and, for the horizon search, this module's trick step) into a
-    module's functions but checks only that module's own timestamp when loading them from its cache: without
-    this, an edited rule would go unnoticed.
-    """
-    try:
-        newest = max(source.stat().st_mtime for source in sources)
-        indexes = list(cache_dir.glob(f"{stem}*.nbi"))
-        if not any(index.stat().st_mtime < newest for index in indexes):
-            return False
-        for path in [*indexes, *cache_dir.glob(f"{stem}*.nbc")]:
-            path.unlink(missing_ok=True)
-    except OSError:  # no cache yet, or not ours to delete: numba will sort it out
-        return False
-    return True
-
+from engine.ai.horizon import Horizon
+from engine.ai.horizon import warm_up as _horizon_warm_up
+from engine.ai.tricks import (
+    PIT_EW,
+    PIT_MIXED,
+    PIT_NONE,
+    PIT_NS,
+    Position,
+    SolveRules,
+    drop_stale_caches,
+    finish_trick,
+    follow_key,
+    legal_mask,
+    trick_outcome,
+    trick_points,
+    trick_winner,
+)
 
 INF = 1 << 20
 NO_CARD = -1
-# Pit state: who has won every trick of the hand so far.
-PIT_NONE = 0  # no trick completed yet
-PIT_NS = 1
-PIT_EW = 2
-PIT_MIXED = 3
 
 
 def _ranks_by_strength(strength: tuple[int, ...]) -> tuple[int, ...]:
@@ -84,16 +72,6 @@ _RANK_QUEEN = rulebook.RANK_QUEEN
 _STUK_ROEM = rulebook.STUK_ROEM
 _VIERKAART_ROEM = rulebook.VIERKAART_ROEM
 
-# rulebook.legal_mask and rulebook.trick_roem call rulebook.card_power, sequence_roem and stuk_mask: registering those
-# plain functions as jitable lets numba compile their callers exactly as they stand in rulebook.py.
-register_jitable(rulebook.card_power)
-register_jitable(rulebook.sequence_roem)
-register_jitable(rulebook.stuk_mask)
-_legal_mask = njit(cache=True, nogil=True, inline="always")(rulebook.legal_mask)
-_trick_winner = njit(cache=True)(rulebook.trick_winner)
-_trick_points = njit(cache=True)(rulebook.trick_points)
-_trick_roem = njit(cache=True)(rulebook.trick_roem)
-
 # What a nested-loop ending costs, in nodes of the general search (measured): the node limit is a time cap.
 _NESTED_THREE_COST = 5
 _NESTED_TWO_COST = 1
@@ -108,7 +86,8 @@ _KEYS = 16  # 16..23: ordering keys
 _N, _IDX, _ALPHA, _BETA, _BEST, _BEST_CARD = 24, 25, 26, 27, 28, 29
 _C0, _C1, _C2, _COUNT, _LEADER, _DONE, _PIT, _SIGNED = 30, 31, 32, 33, 34, 35, 36, 37
 _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42, 43, 44, 45
-_FIELDS = 64  # columns: 46 serve a ply, the ending cache (below) fills whole rows
+_SCOUT = 46  # 1: the move at _IDX is being searched with a null window first (principal variation search)
+_FIELDS = 64  # columns: 47 serve a ply, the ending cache (below) fills whole rows
 _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
 _WINDOW = 32  # first aspiration window of _mtdf (points): 2% fewer nodes than 64 (24 about as 32, 48 worse)
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
@@ -129,30 +108,6 @@ _DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 
 def _lowest(mask: int) -> int:  # pragma: no cover - compiled
     """Index of the lowest set bit of a non-empty 32-bit mask."""
     return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def finish_trick(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int,
-                  stuk: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """The trick's winner, the new pit state and the trick's value for NS (points + roem, signed)."""
-    return _finish(c0, c1, c2, c3, leader, done, pit, trump, stuk, True)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _finish(c0: int, c1: int, c2: int, c3: int, leader: int, done: int, pit: int, trump: int, stuk: bool,
-            roem: bool) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """``finish_trick``; without ``roem`` the trick's roem is taken as 0 (the caller knows none can be made)."""
-    winner = (leader + _trick_winner(c0, c1, c2, c3, trump)) & 3
-    team = winner & 1
-    gain = _trick_points(c0, c1, c2, c3, trump)
-    if roem:
-        gain += _trick_roem(c0, c1, c2, c3, trump, stuk)
-    new_pit = 1 + team if pit == PIT_NONE or pit == 1 + team else PIT_MIXED
-    if done == 7:
-        gain += _LAST_BONUS
-        if new_pit == 1 + team:
-            gain += _PIT_BONUS
-    return winner, new_pit, gain if team == 0 else -gain
 
 
 @njit(cache=True, nogil=True)
@@ -185,25 +140,25 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
-        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
             b = _lowest(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
-            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
                 c = _lowest(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
-                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish(a, b, c, d, leader, 6, pit, trump, stuk, roem)
+                    winner, new_pit, first = trick_outcome(a, b, c, d, leader, 6, pit, trump, stuk, roem)
                     # The last trick plays itself: each seat's other card, from the winner on.
                     r0 = _lowest(h[s0] ^ (1 << a))
                     r1 = _lowest(h[s1] ^ (1 << b))
@@ -211,7 +166,7 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
                     r3 = _lowest(h[s3] ^ (1 << d))
                     rest = (r0, r1, r2, r3)
                     p = (winner - leader) & 3
-                    _, _, last = _finish(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
+                    _, _, last = trick_outcome(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
                                          winner, 7, new_pit, trump, stuk, roem)
                     v = first + last
                     if max0:
@@ -326,25 +281,25 @@ def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
-        m1 = _legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
+        m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
             b = _lowest(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
-            m2 = _legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
+            m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
                 c = _lowest(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
-                m3 = _legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
+                m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
                     d = _lowest(m3)
                     m3 &= m3 - 1
-                    winner, new_pit, first = _finish(a, b, c, d, leader, 5, pit, trump, stuk, roem)
+                    winner, new_pit, first = trick_outcome(a, b, c, d, leader, 5, pit, trump, stuk, roem)
                     played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
                     rest = (h[0] & ~played, h[1] & ~played, h[2] & ~played, h[3] & ~played)
                     v = first + _two_exact(rest, winner, new_pit, trump, amsterdam, undertrump_forced, stuk, roem,
@@ -435,20 +390,6 @@ _ALONE = np.array([_FOUR_ROEM[card & 7] != 0 or (card >> 3 == trump and card & 7
 
 
 @njit(cache=True, nogil=True, inline="always")
-def follow_key(card: int, points: int, trump: int, led: int, count: int, head_power: int,
-               partner_heads: bool) -> int:  # pragma: no cover - compiled
-    """How promising ``card`` (worth ``points``) is on a trick of ``count`` cards, for move ordering (higher first)."""
-    power = rulebook.card_power(card, trump, led)
-    if partner_heads and count == 3:
-        return 128 + points  # the partner's trick is won: give it points, do not take it over
-    if power > head_power:
-        return 64 + (points if count == 3 else 32 - power)
-    if partner_heads:
-        return 32 + points
-    return 16 - points - power
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterdam: bool, undertrump_forced: bool,
                tt_best: int) -> int:  # pragma: no cover - compiled
     """Fill stack row ``ply`` with the moves (legal cards, equivalent ones merged) best-first; return how many.
@@ -463,7 +404,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
     c2 = stack[ply, _C2]
     count = stack[ply, _COUNT]
     hand = hands[seat]
-    legal = _legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
+    legal = legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     if legal & (legal - 1) == 0:  # one legal card (often, following suit): nothing to order or merge
         stack[ply, _MOVES] = _lowest(legal)
         stack[ply, _MERGED] = legal
@@ -648,6 +589,10 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                stats: Any) -> int:  # pragma: no cover - compiled
     """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
 
+    With a window wider than one point, every move after the first is searched with a null window
+    first (principal variation search) and again with the real one only if it lands inside: measured
+    on the bench's first 200 deals, 9% fewer nodes and 10% less CPU time.
+
     ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
     limit. No recursion: numba compiles and caches recursive functions poorly.
     """
@@ -766,12 +711,12 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 t0 = stack[ply, _C0]
                 t1 = stack[ply, _C1]
                 t2 = stack[ply, _C2]
-                e_legal = _legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
+                e_legal = legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
                 e_meta = (gen << 7) | ((stack[ply, _DONE] + 1) << 4)
                 while e_legal:
                     e_card = _lowest(e_legal)
                     e_legal &= e_legal - 1
-                    e_winner = (n_leader + _trick_winner(t0, t1, t2, e_card, trump)) & 3
+                    e_winner = (n_leader + trick_winner(t0, t1, t2, e_card, trump)) & 3
                     e_team = 1 + (e_winner & 1)
                     e_pit = e_team if n_pit in (PIT_NONE, e_team) else PIT_MIXED
                     hands[e_seat] = e_hand ^ (1 << e_card)
@@ -810,13 +755,17 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
             stack[ply, _BEST_CARD] = stack[ply, _MOVES]
         seat = (stack[ply, _LEADER] + stack[ply, _COUNT]) & 3
         maximise = (seat & 1) == 0
+        research = False
+        value = 0
         if returning:
             # A child's value came back for the move at stack[ply, _IDX].
             returning = False
             card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
             value = ret + stack[ply, _SIGNED]
-            if maximise:
+            if stack[ply, _SCOUT] and stack[ply, _ALPHA] < value < stack[ply, _BETA]:
+                research = True  # the null window failed inside the real one: search the move again with it
+            elif maximise:
                 if value > stack[ply, _BEST]:
                     stack[ply, _BEST] = value
                     stack[ply, _BEST_CARD] = card
@@ -828,7 +777,9 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     stack[ply, _BEST_CARD] = card
                     if value < stack[ply, _BETA]:
                         stack[ply, _BETA] = value
-            if stack[ply, _ALPHA] >= stack[ply, _BETA]:
+            if research:
+                pass
+            elif stack[ply, _ALPHA] >= stack[ply, _BETA]:
                 stack[ply, _IDX] = stack[ply, _N]
                 left = 8 - stack[ply, _DONE]
                 stack[_HISTORY + seat, card] += left * left
@@ -841,6 +792,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
         if stack[ply, _IDX] < stack[ply, _N]:
             card = stack[ply, _MOVES + stack[ply, _IDX]]
             hands[seat] ^= 1 << card
+            stack[ply, _SCOUT] = 0
             n_count = stack[ply, _COUNT]
             if n_count < 3:
                 stack[ply, _SIGNED] = 0
@@ -864,7 +816,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     ret = 0  # the hand is over: nothing more to come
                     returning = True
                     continue
-                stack[ply + 1, _REM] = stack[ply, _REM] - _trick_points(t0, t1, t2, card, trump)
+                stack[ply + 1, _REM] = stack[ply, _REM] - trick_points(t0, t1, t2, card, trump)
                 left = hands[0] | hands[1] | hands[2] | hands[3]
                 stack[ply + 1, _ROEM_BOUND] = _roem_bound(left, 7 - stack[ply, _DONE], trump, stuk)
                 stack[ply + 1, _C0] = 0
@@ -874,8 +826,22 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 stack[ply + 1, _LEADER] = winner
                 stack[ply + 1, _DONE] = stack[ply, _DONE] + 1
                 stack[ply + 1, _PIT] = new_pit
-            stack[ply + 1, _ALPHA] = stack[ply, _ALPHA] - stack[ply, _SIGNED]
-            stack[ply + 1, _BETA] = stack[ply, _BETA] - stack[ply, _SIGNED]
+            a = stack[ply, _ALPHA]
+            b = stack[ply, _BETA]
+            if research:
+                # The null window proved a bound beyond alpha (beta): the search starts from it.
+                if maximise:
+                    a = max(a, value - 1)
+                else:
+                    b = min(b, value + 1)
+            elif stack[ply, _IDX] > 0 and b - a > 1:
+                stack[ply, _SCOUT] = 1
+                if maximise:
+                    b = a + 1
+                else:
+                    a = b - 1
+            stack[ply + 1, _ALPHA] = a - stack[ply, _SIGNED]
+            stack[ply + 1, _BETA] = b - stack[ply, _SIGNED]
             ply += 1
             entering = True
             continue
@@ -992,12 +958,19 @@ def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
 @njit(cache=True, nogil=True)
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                   trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
-                  stack: Any, stats: Any, values: Any, all_moves: bool) -> int:  # pragma: no cover - compiled
+                  stack: Any, stats: Any, values: Any, all_moves: bool, estimates: Any,
+                  estimated: bool) -> int:  # pragma: no cover - compiled
     """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
 
     The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
     ``values[card]``; otherwise the first move is valued exactly and the others only tested
-    against the best so far with a zero window. ``stats[_BEST_MOVE]`` gets a best card.
+    against the best so far with a zero window. ``stats[_BEST_MOVE]`` gets a best card: of the
+    best moves, the first in ``_gen_moves``' order.
+
+    ``estimated``: ``estimates[card]`` is an estimate of each legal card's value (NS minus EW); the
+    moves are searched best estimate first, the first from its estimate. Then the moves earlier in
+    ``_gen_moves``' order than the best card found are tested for reaching the best value, so the
+    best card is the one a search in that order finds.
     """
     seat = (leader + count) & 3
     maximise = (seat & 1) == 0
@@ -1008,18 +981,35 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     stack[_ROOT_ROW, _COUNT] = count
     n = _gen_moves((hands[0], hands[1], hands[2], hands[3]), seat, stack, _ROOT_ROW, trump, amsterdam,
                    undertrump_forced, NO_CARD)
+    order = np.arange(n)
+    guess = 0
+    if estimated:
+        # Insertion sort, stable: moves of equal estimates keep their order.
+        sign = 1 if maximise else -1
+        for i in range(1, n):
+            moved = order[i]
+            key = sign * estimates[stack[_ROOT_ROW, _MOVES + moved]]
+            j = i
+            while j > 0 and sign * estimates[stack[_ROOT_ROW, _MOVES + order[j - 1]]] < key:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = moved
+        guess = estimates[stack[_ROOT_ROW, _MOVES + order[0]]]
     best = -INF if maximise else INF
     best_card = NO_CARD
-    guess = 0
-    for i in range(n):
+    best_rank = n
+    exact = np.zeros(n, dtype=np.bool_)  # by _gen_moves' index: the move's exact value is known
+    for step in range(n):
+        i = order[step]
         card = stack[_ROOT_ROW, _MOVES + i]
         hands[seat] = hand ^ (1 << card)
         # The child position, one card later.
         k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
                                                                              card, trump, stuk)
+        better = True
         if k_done == 8:
             value = signed
-        elif all_moves or i == 0:
+        elif all_moves or step == 0:
             value = signed + _mtdf(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, guess - signed,
                                    -INF, INF, trump, amsterdam, undertrump_forced, stuk, tt, gen, stack, stats)
         else:
@@ -1042,6 +1032,7 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         hands[seat] = hand
         if stats[_ABORTED]:
             return 0
+        exact[i] = better
         if all_moves:
             merged = stack[_ROOT_ROW, _MERGED + i]
             for other in range(32):
@@ -1051,35 +1042,34 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         if best_card == NO_CARD or (maximise and value > best) or (not maximise and value < best):
             best = value
             best_card = card
+            best_rank = i
+        elif better and value == best and i < best_rank:
+            best_card = card
+            best_rank = i
+    # Searched out of _gen_moves' order: the best card is the first move in that order that reaches the
+    # best value (a zero-window test each, for the moves not valued exactly).
+    for i in range(best_rank):
+        if exact[i]:
+            continue  # valued exactly below the best value, or it would be the best card already
+        card = stack[_ROOT_ROW, _MOVES + i]
+        hands[seat] = hand ^ (1 << card)
+        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
+                                                                             card, trump, stuk)
+        edge = best - signed
+        if maximise:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
+        else:
+            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
+                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
+        hands[seat] = hand
+        if stats[_ABORTED]:
+            return 0
+        if reached:
+            best_card = card
+            break
     stats[_BEST_MOVE] = best_card
     return best
-
-
-class SolveRules(NamedTuple):
-    """The settings that change the search: play rules, undertrump, and where stuk is counted."""
-
-    amsterdam: bool = False
-    undertrump_forced: bool = True
-    stuk_in_trick: bool = True
-
-    @classmethod
-    def of(cls, rules: Rules) -> SolveRules:
-        return cls(rules.amsterdam, rules.undertrump_forced, rules.stuk is StukMode.TRICK)
-
-
-class Position(NamedTuple):
-    """A double-dummy position: every seat's remaining cards and the trick in progress."""
-
-    hands: tuple[int, int, int, int]  # masks by seat (N E S W), cards not yet played
-    trump: int
-    leader: int  # seat that led (or leads) the trick in progress
-    trick: tuple[int, ...] = ()  # cards of the trick in progress, in play order
-    tricks_done: int = 0  # completed tricks
-    pit: int = PIT_NONE  # PIT_NONE/PIT_NS/PIT_EW/PIT_MIXED: who has won every completed trick
-
-    @property
-    def to_move(self) -> int:
-        return (self.leader + len(self.trick)) & 3
 
 
 ROTTERDAM = SolveRules()
@@ -1116,9 +1106,30 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
     return total
 
 
+# Solves before the end of trick _ESTIMATE_STOP search the root's moves in the order of their horizon values
+# (exact play to that trick's end, a fitted estimate beyond), the first from its value. Nodes against no
+# estimate, bench's first 200 deals: whole deals -11%, from the second trick -17% (stop 1: -8% and 0;
+# stop 3: +9% and -12%); from the third trick (stop 3) +8%, from the fifth +475%: the horizon costs more.
+# ``card_values`` (every move valued exactly, each from the previous one's value) on 100 deals: whole
+# deals -7%, from the second trick -6% (each move from its own estimate: -1% and -4%).
+_ESTIMATE_STOP = 2
+
 # The table's size: 32 MB, 8% fewer nodes than 8 MB on whole deals (2^21: 0.5% fewer again). Its
 # pages are taken from the system as the search first writes them.
 TABLE_BITS = 20
+
+
+def _zeroed(rows: int, columns: int) -> Any:
+    """A zeroed int64 array, in huge pages where the system gives them on request (Linux's transparent
+    huge pages in "madvise" mode): the table's probes land anywhere in 32 MB, and with 4 KB pages
+    nearly every one also missed the TLB. Measured: the same nodes in about 8% less CPU time."""
+    size = rows * columns * 8
+    try:
+        buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        buffer.madvise(mmap.MADV_HUGEPAGE)
+    except (AttributeError, OSError, ValueError):  # not Linux, or no huge pages: ordinary pages
+        return np.zeros((rows, columns), dtype=np.int64)
+    return np.frombuffer(buffer, dtype=np.int64).reshape(rows, columns)
 
 
 class DoubleDummy:
@@ -1133,11 +1144,13 @@ class DoubleDummy:
         # probe touches one cache line, and the search gets one array to pass, not six.
         # Zeros (pages the system hands out only when first written): generations start at 1, so an
         # empty row matches no position and is replaced as an older generation's is.
-        self._tt = np.zeros((size, 4), dtype=np.int64)
+        self._tt = _zeroed(size, 4)
         self._stack = np.zeros((_ENDS + (1 << _ENDS_BITS) // _FIELDS, _FIELDS), dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.int64)
         self._hands = np.zeros(4, dtype=np.int64)
+        self._estimates = np.zeros(32, dtype=np.int64)
+        self._horizon = Horizon()  # the root's move ordering (``_estimate``)
         self._gen = 0
         # The trump and rules the table's entries were searched under: a call with ``keep`` and the same
         # ones reads them (what a search proved about a position stays true), any other starts afresh.
@@ -1168,14 +1181,34 @@ class DoubleDummy:
         self._values.fill(-INF - 1)
         self._stack[_HISTORY:_KILLERS].fill(0)
         self._stack[_KILLERS:_ENDS].fill(NO_CARD)
+        if pos.tricks_done < _ESTIMATE_STOP and not self._estimate(pos, rules):
+            self.nodes = int(self._stats[_NODES])
+            return None  # past the node limit already
+        estimated = pos.tricks_done < _ESTIMATE_STOP
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
-                                  self._tt, self._gen, self._stack, self._stats, self._values, all_moves))
+                                  self._tt, self._gen, self._stack, self._stats, self._values, all_moves,
+                                  self._estimates, estimated))
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None
         return value
+
+    def _estimate(self, pos: Position, rules: SolveRules) -> bool:
+        """``self._estimates``: each legal card's value by the horizon search (``engine.ai.horizon``, exact
+        play to the end of trick _ESTIMATE_STOP, a fitted estimate beyond), NS minus EW; its nodes count as the
+        solve's. For move ordering only: an estimate, however wrong, changes no value and no best card.
+        False past the node limit."""
+        estimates = self._horizon.card_values(pos, rules, 0, _ESTIMATE_STOP - pos.tricks_done,
+                                              int(self._stats[_LIMIT]))
+        self._stats[_NODES] = self._horizon.nodes
+        if estimates is None:
+            self._stats[_ABORTED] = 1
+            return False
+        for card, estimate in estimates.items():
+            self._estimates[card] = estimate
+        return True
 
     def _best_move(self, pos: Position, rules: SolveRules, node_limit: int, keep: bool, target: int) -> int:
         """A card of the seat to move that keeps the value ``target`` (NS minus EW); NO_CARD if not found."""
@@ -1328,7 +1361,8 @@ def warm_up() -> None:
     Call it before the first solve of a process: numba reads its cache at a function's first call,
     so only a stale cache dropped before then is compiled afresh.
     """
-    drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()], "solver")
+    drop_stale_caches("solver")
+    _horizon_warm_up()  # the root's move ordering (``DoubleDummy._estimate``)
     pos = Position((0x0F0F, 0xF0F0, 0x0F0F0000, 0xF0F00000), trump=0, leader=0)
     _default().solve(pos, ROTTERDAM, node_limit=2000)
     _default().card_values(pos, SolveRules(True, False, False), node_limit=2000)

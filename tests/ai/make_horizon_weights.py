@@ -15,7 +15,8 @@ import numpy as np
 from engine import rulebook
 from engine.ai.horizon import N_FEATURES, features
 from engine.ai.pimc import SeededRandom
-from engine.ai.solver import DoubleDummy, Position, SolveRules, step, warm_up
+from engine.ai.solver import DoubleDummy, step, warm_up
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS
 from engine.game import random_deal
 

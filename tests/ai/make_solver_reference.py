@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.ai.solver import DoubleDummy, Position, SolveRules, after, warm_up
+from engine.ai.solver import DoubleDummy, after, warm_up
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS
 from engine.game import random_deal
 

@@ -7,7 +7,8 @@ import random
 
 from engine import rulebook
 from engine.ai.horizon import Horizon, features
-from engine.ai.solver import DoubleDummy, Position, SolveRules, step
+from engine.ai.solver import DoubleDummy, step
+from engine.ai.tricks import Position, SolveRules
 
 RULE_SETS = [SolveRules(), SolveRules(True, False, False), SolveRules(False, False, True),
              SolveRules(True, True, False)]

@@ -15,7 +15,8 @@ from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.review import MIN_SAMPLES, Reviewer, decision_seed
 from engine.ai.review_summary import ACCURATE_WITHIN, DecisionReview, summarise
 from engine.ai.sampler import knowledge, sample_deal
-from engine.ai.solver import DoubleDummy, Position, SolveRules, after
+from engine.ai.solver import DoubleDummy, after
+from engine.ai.tricks import Position, SolveRules
 from engine.cards import Seat, parse_cards
 from engine.game import Game, Phase
 from engine.randomness import SeededRandom

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine import rulebook
-from engine.ai.solver import PIT_EW, PIT_MIXED, PIT_NONE, PIT_NS, DoubleDummy, Position, SolveRules, pit_state
+from engine.ai.solver import DoubleDummy, pit_state
+from engine.ai.tricks import PIT_EW, PIT_MIXED, PIT_NONE, PIT_NS, Position, SolveRules
 from engine.cards import Seat
 from engine.game import random_deal
 
@@ -148,7 +149,7 @@ def test_a_search_runs_the_same_whatever_the_table_held() -> None:
 
 def test_compiled_rules_are_the_engine_rules() -> None:
     """The numba-compiled legal_mask and trick functions agree with engine.rulebook run as Python."""
-    from engine.ai import solver as dd
+    from engine.ai import tricks
 
     rng = random.Random(11)
     for _ in range(3000):
@@ -157,17 +158,17 @@ def test_compiled_rules_are_the_engine_rules() -> None:
         count = rng.randrange(4)
         trump = rng.randrange(4)
         ams, forced = rng.random() < 0.5, rng.random() < 0.5
-        assert dd._legal_mask(hand, trick[0], trick[1], trick[2], count, trump, ams, forced) == rulebook.legal_mask(
+        assert tricks.legal_mask(hand, trick[0], trick[1], trick[2], count, trump, ams, forced) == rulebook.legal_mask(
             hand, trick[0], trick[1], trick[2], count, trump, ams, forced)
-        assert dd._trick_winner(*trick, trump) == rulebook.trick_winner(*trick, trump)
-        assert dd._trick_roem(*trick, trump, ams) == rulebook.trick_roem(*trick, trump, ams)
+        assert tricks.trick_winner(*trick, trump) == rulebook.trick_winner(*trick, trump)
+        assert tricks.trick_roem(*trick, trump, ams) == rulebook.trick_roem(*trick, trump, ams)
     for _ in range(2000):  # hands of nothing but trumps: rare above, a rule of their own under amsterdam
         trump = rng.randrange(4)
         hand = (rng.getrandbits(8) | 1 << rng.randrange(8)) << (trump * 8)
         trick = [rng.randrange(32) for _ in range(3)]
         count = rng.randrange(1, 4)
         for ams, forced in ((True, False), (True, True), (False, True)):
-            assert dd._legal_mask(hand, *trick, count, trump, ams, forced) == rulebook.legal_mask(
+            assert tricks.legal_mask(hand, *trick, count, trump, ams, forced) == rulebook.legal_mask(
                 hand, *trick, count, trump, ams, forced)
 
 
@@ -229,7 +230,7 @@ def test_mtdf_is_exact_from_any_guess() -> None:
 
 def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
     """Solver cache files older than the rules file go; newer ones and other modules' stay."""
-    from engine.ai.solver import drop_stale_cache
+    from engine.ai.tricks import drop_stale_cache
 
     rules = tmp_path / "rulebook.py"
     rules.write_text("")
@@ -248,26 +249,30 @@ def test_stale_solver_cache_is_dropped(tmp_path: Path) -> None:
 
 
 def test_warm_up_checks_the_cache_before_solving(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The stale-cache check runs in warm_up, first, on the solver's own cache and the rulebook."""
-    from engine.ai import solver
+    """The stale-cache checks run in warm_up, first: the shared trick module's cache against the rules, the solver's
+    against the rules and that module (numba compiles both into the solver's functions)."""
+    from engine.ai import solver, tricks
 
     calls: list[tuple[Path, list[Path], str]] = []
-    monkeypatch.setattr(solver, "drop_stale_cache",
+    monkeypatch.setattr(tricks, "drop_stale_cache",
                         lambda cache, sources, stem: calls.append((cache, list(sources), stem)) or False)
     monkeypatch.setattr(solver, "_default", lambda: pytest.fail("solved before the cache was checked"))
     with pytest.raises(pytest.fail.Exception):
         solver.warm_up()
-    assert calls == [(Path(solver.__file__).resolve().parent / "__pycache__", [Path(rulebook.__file__).resolve()],
-                      "solver")]
+    cache = Path(tricks.__file__).resolve().parent / "__pycache__"
+    rules, shared = Path(rulebook.__file__).resolve(), Path(tricks.__file__).resolve()
+    assert calls[:2] == [(cache, [rules], "tricks"), (cache, [rules, shared], "solver")]
+    assert (cache, [rules, shared], "horizon") in calls  # the root's move ordering compiles before any solve
 
 
-def test_importing_the_solver_touches_no_file() -> None:
-    """No statement at the solver module's top level calls anything that could reach the disk."""
+@pytest.mark.parametrize("module", ["solver", "horizon", "tricks"])
+def test_importing_the_searches_touches_no_file(module: str) -> None:
+    """No statement at a search module's top level calls anything that could reach the disk."""
     import ast
+    import importlib
 
-    from engine.ai import solver
-
-    tree = ast.parse(Path(solver.__file__).read_text(encoding="utf-8"))
+    path = Path(importlib.import_module(f"engine.ai.{module}").__file__ or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     calls = [node for stmt in tree.body if isinstance(stmt, ast.Expr) for node in ast.walk(stmt)
              if isinstance(node, ast.Call)]
     assert [ast.unparse(call.func) for call in calls] == ["register_jitable"] * len(calls)

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from engine.ai.solver import DoubleDummy, Position, SolveRules
+from engine.ai.solver import DoubleDummy
+from engine.ai.tricks import Position, SolveRules
 
 _TABLE: dict[str, Any] = json.loads((Path(__file__).resolve().parent / "data" / "solver_reference.json").read_text())
 
