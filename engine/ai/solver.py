@@ -914,6 +914,29 @@ def _child(c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: i
     return 0, 0, 0, 0, winner, done + 1, new_pit, signed
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _reaches(hands: Any, seat: int, card: int, target: int, c0: int, c1: int, c2: int, count: int, leader: int,
+             done: int, pit: int, trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
+             stack: Any, stats: Any) -> bool:  # pragma: no cover - compiled
+    """Whether ``seat`` playing ``card`` reaches ``target`` (NS minus EW) for its side: one zero-window test."""
+    hand = hands[seat]
+    hands[seat] = hand ^ (1 << card)
+    k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit, card,
+                                                                         trump, stuk)
+    edge = target - signed
+    maximise = (seat & 1) == 0
+    if k_done == 8:
+        reached = (edge <= 0) if maximise else (edge >= 0)
+    elif maximise:
+        reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
+                             amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
+    else:
+        reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
+                             amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
+    hands[seat] = hand
+    return reached
+
+
 @njit(cache=True, nogil=True)
 def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                  trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
@@ -925,8 +948,6 @@ def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
     that no other card is better. NO_CARD past the node limit (or if ``target`` was not the value).
     """
     seat = (leader + count) & 3
-    maximise = (seat & 1) == 0
-    hand = hands[seat]
     stack[_ROOT_ROW, _C0] = c0
     stack[_ROOT_ROW, _C1] = c1
     stack[_ROOT_ROW, _C2] = c2
@@ -935,19 +956,8 @@ def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
                    undertrump_forced, NO_CARD)
     for i in range(n):
         card = stack[_ROOT_ROW, _MOVES + i]
-        hands[seat] = hand ^ (1 << card)
-        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
-                                                                             card, trump, stuk)
-        edge = target - signed
-        if k_done == 8:
-            reached = (edge <= 0) if maximise else (edge >= 0)
-        elif maximise:
-            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
-                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
-        else:
-            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
-                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
-        hands[seat] = hand
+        reached = _reaches(hands, seat, card, target, c0, c1, c2, count, leader, done, pit, trump, amsterdam,
+                           undertrump_forced, stuk, tt, gen, stack, stats)
         if stats[_ABORTED]:
             return NO_CARD
         if reached:
@@ -1052,17 +1062,8 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
         if exact[i]:
             continue  # valued exactly below the best value, or it would be the best card already
         card = stack[_ROOT_ROW, _MOVES + i]
-        hands[seat] = hand ^ (1 << card)
-        k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
-                                                                             card, trump, stuk)
-        edge = best - signed
-        if maximise:
-            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge - 1, edge, trump,
-                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) >= edge
-        else:
-            reached = _alphabeta(hands, k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, edge, edge + 1, trump,
-                                 amsterdam, undertrump_forced, stuk, tt, gen, stack, stats) <= edge
-        hands[seat] = hand
+        reached = _reaches(hands, seat, card, best, c0, c1, c2, count, leader, done, pit, trump, amsterdam,
+                           undertrump_forced, stuk, tt, gen, stack, stats)
         if stats[_ABORTED]:
             return 0
         if reached:
