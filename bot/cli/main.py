@@ -140,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"{words.listing(words.BIDDING)} (default: %(default)s)")
     duel.add_argument("--workers", type=words.whole_number(1), default=None, metavar="N",
                       help="processes, at least 1 (default: one per core)")
+    duel.add_argument("--untimed", action="store_true",
+                      help="the strong player without its time cap, its node budgets alone: the same result on "
+                           "any machine, however busy")
 
     bot = command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
     bot.add_argument("--shards", default=None, metavar="IDS",

@@ -7,7 +7,10 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 
+import pytest
+
 from bot.cli.duel import run, run_duel
+from engine.ai.base import Player
 from engine.ai.duel import DealOutcome, duel, play_deal
 from engine.ai.players import make_player
 from engine.settings import Rules
@@ -60,7 +63,7 @@ def test_worker_count_does_not_change_the_result() -> None:
 def test_cli_json() -> None:
     out = io.StringIO()
     args = argparse.Namespace(a="heuristic", b="random", deals=4, seed=1, json=True, rules="amsterdam",
-                              bidding="verplicht", workers=1)
+                              bidding="verplicht", workers=1, untimed=False)
     assert run_duel(args, out) == 0
     data = json.loads(out.getvalue())
     assert data["deals"] == 4 and len(data["ci95"]) == 2 and isinstance(data["diff_per_hand"], float)
@@ -68,5 +71,25 @@ def test_cli_json() -> None:
 
 def test_cli_rejects_an_unknown_player() -> None:
     args = argparse.Namespace(a="heuristic", b="genius", deals=4, seed=1, json=False, rules="rotterdam",
-                              bidding="vrij", workers=1)
+                              bidding="vrij", workers=1, untimed=False)
     assert run_duel(args, io.StringIO()) == 2
+
+
+@pytest.mark.parametrize("untimed", [False, True])
+def test_cli_untimed_takes_the_strong_players_time_cap_away(untimed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--untimed`` reaches every player the duel makes, and the JSON says which way it ran."""
+    from bot.cli import duel as cli
+
+    made: list[bool] = []
+
+    def recording(kind: str, seed: int = 0, *, timed: bool = True) -> Player:
+        made.append(timed)
+        return make_player(kind, seed, timed=timed)
+
+    monkeypatch.setattr(cli, "make_player", recording)
+    out = io.StringIO()
+    args = argparse.Namespace(a="heuristic", b="random", deals=2, seed=1, json=True, rules="rotterdam",
+                              bidding="vrij", workers=1, untimed=untimed)
+    assert run_duel(args, out) == 0
+    assert made and set(made[2:]) == {not untimed}  # the first two only check the kinds, in this process
+    assert json.loads(out.getvalue())["timed"] is not untimed
