@@ -778,7 +778,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                     if value < stack[ply, _BETA]:
                         stack[ply, _BETA] = value
             if research:
-                pass
+                pass  # the same move again, with the real window (below)
             elif stack[ply, _ALPHA] >= stack[ply, _BETA]:
                 stack[ply, _IDX] = stack[ply, _N]
                 left = 8 - stack[ply, _DONE]
@@ -1182,10 +1182,10 @@ class DoubleDummy:
         self._values.fill(-INF - 1)
         self._stack[_HISTORY:_KILLERS].fill(0)
         self._stack[_KILLERS:_ENDS].fill(NO_CARD)
-        if pos.tricks_done < _ESTIMATE_STOP and not self._estimate(pos, rules):
+        estimated = pos.tricks_done < _ESTIMATE_STOP
+        if estimated and not self._estimate(pos, rules):
             self.nodes = int(self._stats[_NODES])
             return None  # past the node limit already
-        estimated = pos.tricks_done < _ESTIMATE_STOP
         trick = (*pos.trick, 0, 0, 0)
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
