@@ -20,8 +20,9 @@ deal's node limit is a ``1 / min_samples`` share of the budget: when it cannot b
 the rest could not reach ``min_samples`` either, and the horizon search takes over without spending
 the budget. Every card with a choice thus comes from searching sampled deals, never from a rule.
 
-Bidding: by default the heuristic's hand evaluation against ``bid_threshold`` (tuned by duels
-against ``heuristic``). With ``sampled_bidding`` the evaluation is the prior and sampled solves
+Bidding: by default ``engine.ai.bidding``, a hand's expected settled score under each trump in its
+place in the bidding, fitted offline to solved deals. With ``sampled_bidding`` the heuristic's hand
+evaluation against ``bid_threshold`` is the prior and sampled solves
 decide the close calls: a hand within ``bid_margin`` of the threshold (play or pass), or a seat that
 must name a suit with a second suit within the margin of the best. Deals consistent with the own hand
 and the passes so far (``sample_bidding``) are solved from the elder hand's lead under each candidate
@@ -42,8 +43,9 @@ import numpy as np
 
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call, Choice
+from engine.ai.bidding import choose_bid
 from engine.ai.claims import claim_or_decline
-from engine.ai.heuristic import BID_THRESHOLD, HeuristicPlayer, hand_evaluation
+from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.horizon import Horizon
 from engine.ai.horizon import warm_up as _horizon_warm_up
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
@@ -144,11 +146,11 @@ class PimcPlayer:
     bid_threshold: float = BID_THRESHOLD
     _rng: SeededRandom = field(init=False, repr=False)
     _bid_rng: SeededRandom = field(init=False, repr=False)
-    _heuristic: HeuristicPlayer = field(init=False, repr=False)
     _nodes_per_ms: float = field(init=False, repr=False, default=_INITIAL_NODES_PER_MS)
     last_samples: int = field(init=False, default=0)  # deals solved for the last decision
     last_nodes: int = field(init=False, default=0)  # solver nodes spent on the last decision
-    last_source: str = field(init=False, default="")  # "search", "heuristic", "only" or "policy" (claims)
+    # "search", "heuristic", "model" (engine.ai.bidding), "only" or "policy" (claims)
+    last_source: str = field(init=False, default="")
     last_horizon: bool = field(init=False, default=False)  # the last card was searched to a horizon
     horizon_tricks: int = HORIZON_TRICKS
     horizon_node_budget: int = HORIZON_NODE_BUDGET
@@ -173,7 +175,6 @@ class PimcPlayer:
         # Bidding draws its own stream: card play then samples the same deals whether or not the
         # bids were sampled, so a hand bid alike is played alike (and duels compare bids only).
         self._bid_rng = SeededRandom(self.seed ^ 0x5DEECE66D)
-        self._heuristic = HeuristicPlayer(seed=self.seed, threshold=self.bid_threshold)
         self._horizon = Horizon()
 
     @property
@@ -197,8 +198,8 @@ class PimcPlayer:
             self.last_bid_values = {}
             if self.sampled_bidding:
                 return self._bid(view, deadline)
-            self.last_source = "heuristic"
-            return self._heuristic.choose(view)
+            self.last_source = "model"
+            return choose_bid(view)
         cards = [a for a in legal if isinstance(a, Card)]
         if len(cards) == 1:
             self.last_source = "only"
