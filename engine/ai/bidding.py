@@ -29,12 +29,10 @@ from engine.actions import SUIT_CALLS, Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.solver import DoubleDummy, held_stuk_bonus
 from engine.ai.tricks import Position, SolveRules
-from engine.cards import SUITS
+from engine.cards import SUITS, Rank
 from engine.randomness import SeededRandom
 from engine.settings import Rules, StukMode
 from engine.view import SeatView
-
-RANK_NINE, RANK_TEN, RANK_JACK, RANK_QUEEN, RANK_KING, RANK_ACE = 2, 3, 4, 5, 6, 7
 
 FEATURE_NAMES = (
     "bias",
@@ -90,7 +88,7 @@ def hand_features(hand_mask: int, trump: int) -> tuple[float, ...]:
             continue
         cards = hand_mask >> (8 * suit) & 0xFF
         length = rulebook.popcount(cards)
-        ace, ten, king = cards >> RANK_ACE & 1, cards >> RANK_TEN & 1, cards >> RANK_KING & 1
+        ace, ten, king = cards >> Rank.ACE & 1, cards >> Rank.TEN & 1, cards >> Rank.KING & 1
         side[0] += ace
         side[1] += ace & ten
         side[2] += ten and not ace and length >= 2
@@ -101,8 +99,8 @@ def hand_features(hand_mask: int, trump: int) -> tuple[float, ...]:
         side[7] += length == 1
         side[8] += max(0, length - 3)
         side[9] += ace and length == 1
-    return (1.0, *held, float(max(0, count - 3)), held[RANK_QUEEN] * held[RANK_KING],
-            held[RANK_JACK] * held[RANK_NINE], *side)
+    return (1.0, *held, float(max(0, count - 3)), held[Rank.QUEEN] * held[Rank.KING],
+            held[Rank.JACK] * held[Rank.NINE], *side)
 
 
 def expected_score(hand_mask: int, trump: int, context: Context,
