@@ -29,7 +29,8 @@ from engine.actions import SUIT_CALLS, Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.solver import DoubleDummy, held_stuk_bonus
 from engine.ai.tricks import Position, SolveRules
-from engine.cards import SUITS, Rank
+from engine.cards import SUITS, Rank, Seat
+from engine.game import random_deal
 from engine.randomness import SeededRandom
 from engine.settings import Rules, StukMode
 from engine.view import SeatView
@@ -155,12 +156,7 @@ def solve_deals(seed: int, first: int, count: int, rules: Rules, solver: DoubleD
     held = rules.stuk is StukMode.HELD
     deals = []
     for index in range(first, first + count):
-        cards = list(range(32))
-        SeededRandom(seed * 1_000_003 + index).shuffle(cards)
-        masks = [0, 0, 0, 0]
-        for i, card in enumerate(cards):
-            masks[i >> 3] |= 1 << card
-        hands = (masks[0], masks[1], masks[2], masks[3])
+        hands = random_deal(SeededRandom(seed * 1_000_003 + index), Seat.N).hands
         values = []
         for trump in range(4):
             solution = solver.solve(Position(hands, trump, 0), solve_rules, 0)
@@ -184,19 +180,20 @@ def training_rows(deals: Iterable[SolvedDeal]) -> dict[Context, tuple[list[tuple
     """Features and settled score per context: a seat's hand under each trump, for the deals where the seats
     before it passed."""
     rows: dict[Context, tuple[list[tuple[float, ...]], list[float]]] = {c: ([], []) for c in Context}
+
+    def add(context: Context, hand: int, values: Iterable[int]) -> None:
+        for trump, value in enumerate(values):  # the seat's team plays: nat when it makes no more than 0
+            rows[context][0].append(hand_features(hand, trump))
+            rows[context][1].append(float(value if value > 0 else -rulebook.HAND_POINTS))
+
     for deal in deals:
         passed = [_passes(hand) for hand in deal.hands]
         for place in range(4):
             if not all(passed[:place]):
                 break
-            for trump, value in enumerate(deal.values):
-                own = value if place % 2 == 0 else -value
-                rows[Context(place)][0].append(hand_features(deal.hands[place], trump))
-                rows[Context(place)][1].append(float(own if own > 0 else -rulebook.HAND_POINTS))
+            add(Context(place), deal.hands[place], (v if place % 2 == 0 else -v for v in deal.values))
         if all(passed):
-            for trump, value in enumerate(deal.values):
-                rows[Context.FORCED][0].append(hand_features(deal.hands[0], trump))
-                rows[Context.FORCED][1].append(float(value if value > 0 else -rulebook.HAND_POINTS))
+            add(Context.FORCED, deal.hands[0], deal.values)
     return rows
 
 
