@@ -136,13 +136,17 @@ def test_too_few_deals_within_the_budget_are_searched_to_a_horizon() -> None:
 
 
 def test_every_card_of_a_hand_with_the_defaults_comes_from_search() -> None:
-    # Untimed, so the node budgets alone decide (no clock in a test); the opening lead is the costliest.
-    for seed in (5, 6):
-        view = _mid_hand(0, seed)
+    # Untimed, so the node budgets alone decide (no clock in a test); the first tricks are the costliest.
+    # (tricks, seed): first and second-trick views where a few exact deals, not all, fit the node budget.
+    for tricks, seed in ((0, 5), (0, 6), (0, 1), (1, 2)):
+        view = _mid_hand(tricks, seed)
         player = PimcPlayer(seed=1, timed=False)
         card = player.choose(view)
         assert card in view.legal
         assert player.last_source == "search" and player.last_samples >= player.min_samples
+        # All its deals solved exactly, or the horizon search on more: never a handful of exact ones.
+        assert player.last_samples == player.samples or (player.last_horizon and
+                                                         player.last_samples == player.horizon_samples)
 
 
 def test_the_horizon_search_is_deterministic_for_a_seed() -> None:
