@@ -69,8 +69,8 @@ DEFAULT_NODE_BUDGET = 2_400_000
 # them, so a decision rests on 48 exact deals or 96 estimated ones. Paired against 6 (the same 1,000
 # deals, seed 1, untimed; each decision's deals seeded by the cards played so far, so a hand whose
 # decisions do not change scores alike): 12 +1.9 [+0.2, +3.7] a hand, 24 +2.3 [+0.1, +4.5], 48 +2.6
-# [+0.0, +5.2], and a third less CPU: a few exact deals at the first tricks are noisier than many
-# estimated ones.
+# [+0.0, +5.2] (on seed 2's deals +4.3 [+1.7, +7.0]), and a third less CPU: a few exact deals at the
+# first tricks are noisier than many estimated ones.
 DEFAULT_MIN_SAMPLES = DEFAULT_SAMPLES
 # The horizon search (when too few deals can be solved): the current trick and the next exactly, the
 # rest estimated; about 1-10 thousand nodes a deal at the first trick. Against pimc that leaves those
