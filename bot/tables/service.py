@@ -186,9 +186,11 @@ class TableService:
         return table
 
     def _check_host_limit(self, user_id: int) -> None:
-        """Refuse a new table to someone who hosts ``tables_per_host`` tables already (in the lobby or playing)."""
-        hosted = sorted(table.id for table in self.tables.values()
-                        if table.host_id == user_id and not table.closed and table.tournament_id is None)
+        """Refuse a new table to someone who hosts ``tables_per_host`` tables already (in the lobby or playing) and
+        sits at them."""
+        # The tables they sit at (an index, not a walk through every table); a host who left one is no longer at it.
+        hosted = [table.id for table in self.registry.live_of_user(user_id)
+                  if table.host_id == user_id and not table.closed and table.tournament_id is None]
         if len(hosted) >= self.driver.config.tables_per_host:
             raise ServiceError(ServiceErrorCode.TOO_MANY_TABLES, {
                 "count": len(hosted), "tables": ", ".join(map(str, hosted))})
