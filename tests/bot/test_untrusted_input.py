@@ -104,6 +104,13 @@ async def test_a_theme_that_is_no_felt_is_refused_and_stored_nowhere(
         assert await state(h) == before
 
 
+def test_a_felt_stored_before_felts_were_checked_is_drawn_as_the_default() -> None:
+    # Such a row must not keep a table or a server's defaults from loading.
+    assert TableSettings.from_dict({"felt": "x" * 3000}).felt == "green"
+    assert TableSettings.from_dict({"felt": ["navy"]}).felt == "green"
+    assert TableSettings.from_dict({"felt": "navy"}).felt == "navy"
+
+
 async def test_stats_of_an_ai_level_that_does_not_exist_is_refused(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
