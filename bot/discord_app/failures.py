@@ -16,9 +16,10 @@ from discord import app_commands
 from bot.discord_app.context import reply, user_lang
 from bot.discord_app.limits import ECHO_LIMIT, tame
 from bot.discord_app.messages import names_of
+from bot.discord_app.options import BadOption, check_options
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table
-from bot.texts.catalog import error_text, illegal_text, permission_name, t
+from bot.texts.catalog import COMMAND_TEXTS, error_text, illegal_text, permission_name, t
 from bot.texts.language import Language
 from engine.cards import Seat
 from engine.errors import ErrorCode, IllegalActionError, KlaverjasError
@@ -54,6 +55,16 @@ def refusal(error: ServiceError | KlaverjasError, lang: Language, table: Table |
     return t("error.illegal", lang, reason=tame(str(error), PARAM_LIMIT))
 
 
+def option_refusal(error: BadOption, lang: Language) -> str:
+    """What the option takes, with its name and choices as the person's client shows them."""
+    def shown(word: str) -> str:
+        return COMMAND_TEXTS.get(word, word) if lang is Language.NL else word
+
+    kind = t(f"option.kind.{error.kind.name}", lang)
+    return t(f"error.option_{error.problem}", lang, option=f"`{shown(error.option)}`", kind=kind,
+             choices=", ".join(shown(choice) for choice in error.choices), **error.params)
+
+
 async def answer_failure(interaction: discord.Interaction[Any], error: Exception, table: Table | None = None) -> None:
     """Answer a command or click that did not go through; nothing was changed."""
     lang = user_lang(interaction)
@@ -66,6 +77,8 @@ async def answer_failure(interaction: discord.Interaction[Any], error: Exception
         text = t("error.not_here", lang)
     elif isinstance(error, UnknownComponent):
         text = t("error.invalid_button", lang)
+    elif isinstance(error, BadOption):
+        text = option_refusal(error, lang)
     elif isinstance(error, discord.HTTPException):
         log.error("Discord refused an answer", exc_info=error)
         return
@@ -82,15 +95,41 @@ class KlaverjasTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Commands work in servers only. Discord keeps them out of DMs (the group's contexts); one that
         arrives from a DM anyway is refused here, before it can touch a table or a preference."""
-        if interaction.guild_id is not None:
+        if interaction.guild_id is None:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await self._no_choices(interaction)
+                return False
+            raise app_commands.NoPrivateMessage()
+        return await self._options_check(interaction)
+
+    async def _options_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every option as the command declares it (``bot.discord_app.options``), else a private refusal that
+        names the option (an autocomplete gets no choices): nothing reaches the command."""
+        data: Any = interaction.data
+        if data is None or data.get("type", 1) != 1:
+            return True  # not a slash command: discord.py checks the rest
+        try:
+            command, options = self._get_app_command_options(data)
+        except app_commands.AppCommandError:
+            return True  # no such command: discord.py says so as it always does
+        if not isinstance(command, app_commands.Command):
             return True
-        if interaction.type is discord.InteractionType.autocomplete:
-            try:
-                await interaction.response.autocomplete([])
-            except discord.HTTPException:
-                log.info("could not answer an autocomplete from a DM")
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        try:
+            check_options(command, options, data.get("resolved") or {}, autocomplete=autocomplete)
+        except BadOption:
+            if not autocomplete:
+                raise
+            await self._no_choices(interaction)
             return False
-        raise app_commands.NoPrivateMessage()
+        return True
+
+    @staticmethod
+    async def _no_choices(interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.response.autocomplete([])
+        except discord.HTTPException:
+            log.info("could not answer an autocomplete that gets no choices")
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
         # A command that raised arrives wrapped; the refusals are the command's own exceptions.

@@ -498,6 +498,15 @@ class FakeDiscord:
 # ------------------------------------------------------------------ a person's client
 
 
+@dataclass(frozen=True, slots=True)
+class RawOption:
+    """An option as a modified client may send it: any type code (3 text, 4 integer, 5 boolean, 6 user, 10 number)
+    with any value, not resolved."""
+
+    type: int
+    value: Any
+
+
 class Interactions:
     """Builds INTERACTION_CREATE payloads exactly as Discord sends them, and tells ``fake`` what they are."""
 
@@ -542,7 +551,7 @@ class Interactions:
                 dm: bool = False, roles: tuple[int, ...] = (), **options: Any) -> dict[str, Any]:
         """A slash subcommand (``"tournament join"``: a subcommand of a group); ``dm``: typed in a direct message
         with the bot (``user`` and no guild). Option values: str, int, float, bool, a ``User`` (a user option) or
-        ``Role`` (a role option); users and roles come with Discord's ``resolved`` data."""
+        ``Role`` (a role option); users and roles come with Discord's ``resolved`` data; a ``RawOption`` as it is."""
         payload = self.base(user, channel_id, dm=dm, channel_type=self._channel_type(channel_id),
                             permissions=permissions, roles=roles)
         resolved: dict[str, dict[str, Any]] = {}
@@ -571,6 +580,8 @@ class Interactions:
         payload.update(type=2, data=data)
         return payload
     def _option(self, name: str, value: Any, resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        if isinstance(value, RawOption):
+            return {"name": name, "type": value.type, "value": value.value}
         if isinstance(value, User):
             self.fake.users[value.id] = value
             resolved.setdefault("users", {})[str(value.id)] = value.payload()

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord_app.options import SNOWFLAKE
 from bot.texts.catalog import card_text, t
 from bot.texts.language import Language
 from engine.actions import Call
@@ -37,7 +38,8 @@ CUSTOM_ID_LIMIT = 100  # Discord's maximum length of a custom id
 # any other spelling matches no template and is answered as an invalid button (``handlers.unknown_click``).
 TABLE = r"(?P<table>[1-9][0-9]{0,11})"  # table ids count from 1
 VERSION = r"(?P<version>0|[1-9][0-9]{0,5})"  # actions in one match: a few hundred
-USER = r"(?P<user>[1-9][0-9]{0,19})"  # a Discord id (a 64-bit snowflake: up to 20 digits)
+# A Discord id as the store keeps it (a signed 64-bit integer): a longer one would reach the store and fail there.
+USER = rf"(?P<user>{SNOWFLAKE})"
 # A replay's position: the score sheet, or a hand (a race to a high target can be long) and its step (0: the
 # deal and bidding, 1-8: its tricks).
 POSITION = r"(?:s|(?P<hand>0|[1-9][0-9]{0,4})-(?P<step>[0-8]))"

@@ -63,6 +63,9 @@ class ServiceConfig:
     hint_cooldown: float = 10.0  # seconds between two hints for the same person
     hint_queue: int = 8  # hints waiting for the hint worker at most; more are refused until it catches up
     reviews: bool = True  # review finished matches (bot.tables.reviews); off where only play is measured
+    # Tables one person may host at once, in the lobby or being played (tournament tables aside): each is work for
+    # the AI players, the store and Discord, so one person cannot open a table in every channel.
+    tables_per_host: int = 3
 
 
 class TableDriver:

@@ -12,6 +12,7 @@ class ServiceErrorCode(StrEnum):
     ALREADY_RESERVED = "already_reserved"
     ALREADY_SEATED = "already_seated"
     AWAY = "away"
+    BAD_LENGTH = "bad_length"
     BAD_RULES = "bad_rules"
     BAD_SEAT = "bad_seat"
     BAD_SETTING = "bad_setting"
@@ -50,6 +51,7 @@ class ServiceErrorCode(StrEnum):
     TABLE_FULL = "table_full"
     TABLE_PLAYS_HERE = "table_plays_here"
     THREAD_HAS_TABLE = "thread_has_table"
+    TOO_MANY_TABLES = "too_many_tables"  # one person opens so many tables at most (ServiceConfig)
     WHICH_TABLE = "which_table"
     # tournaments (bot.tournaments)
     BAD_TOURNAMENT_OPTION = "bad_tournament_option"
@@ -66,6 +68,7 @@ class ServiceErrorCode(StrEnum):
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_SEALED = "tournament_sealed"
     TOURNAMENT_TABLE = "tournament_table"
+    TOO_MANY_TOURNAMENTS = "too_many_tournaments"
     WHICH_TOURNAMENT = "which_tournament"
 
 

@@ -16,10 +16,11 @@ from bot.texts.language import Language
 from engine.ai.players import Level
 from engine.ai.review_summary import MatchReview
 from engine.cards import SEATS, Seat
-from engine.errors import KlaverjasError
+from engine.errors import KlaverjasError, SettingsError
 from engine.game import Game, Phase
-from engine.settings import Rules
+from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, Rules, parse_length
 from engine.view import SeatView, seat_view
+from rendering.theme import DEFAULT_FELT, FELTS
 
 Choice = TypeVar("Choice", bound=StrEnum)
 
@@ -119,7 +120,7 @@ class SeatInfo:
 class TableSettings:
     rules: Rules = field(default_factory=Rules)
     ai_level: Level = Level.NORMAL
-    felt: str = "green"  # a key of rendering.theme.FELTS
+    felt: str = DEFAULT_FELT  # a key of rendering.theme.FELTS
     four_colour: bool = False
     language: Language = Language.EN
 
@@ -127,6 +128,8 @@ class TableSettings:
         # Options and stored rows arrive as text: checked here, once, and kept as enum members.
         object.__setattr__(self, "ai_level", choice_of(Level, self.ai_level, "ai"))
         object.__setattr__(self, "language", choice_of(Language, self.language, "language"))
+        if not isinstance(self.felt, str) or self.felt not in FELTS:  # "@everyone" or 3,000 x's is no felt
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "theme", "choices": ", ".join(FELTS)})
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.to_dict(), "ai_level": self.ai_level.value, "felt": self.felt,
@@ -135,12 +138,22 @@ class TableSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> TableSettings:
         data = data or {}
-        return cls(Rules.from_dict(data.get("rules")), data.get("ai_level", Level.NORMAL), data.get("felt", "green"),
+        felt = data.get("felt", DEFAULT_FELT)
+        if not (isinstance(felt, str) and felt in FELTS):
+            felt = DEFAULT_FELT  # stored before felts were checked: drawn as the default, as rendering does
+        return cls(Rules.from_dict(data.get("rules")), data.get("ai_level", Level.NORMAL), felt,
                    bool(data.get("four_colour", False)), data.get("language", Language.EN))
 
     def with_changes(self, **changes: Any) -> TableSettings:
         """Settings from text options (rules keys and ai_level/felt/four_colour/language); validated."""
         rule_changes = {k: v for k, v in changes.items() if k in Rules.__slots__ and v is not None}
+        if "length" in rule_changes:
+            try:
+                parse_length(str(rule_changes["length"]))
+            except SettingsError:  # said in the player's language, with the bounds
+                raise ServiceError(ServiceErrorCode.BAD_LENGTH, {"text": str(rule_changes["length"]),
+                                                                 "hands": MAX_MATCH_HANDS,
+                                                                 "target": MAX_MATCH_TARGET}) from None
         try:
             rules = self.rules.with_changes(**rule_changes) if rule_changes else self.rules
         except KlaverjasError as error:

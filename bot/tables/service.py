@@ -67,6 +67,7 @@ class TableService:
         self.clock: Callable[[], float] = time.monotonic  # for the hint cooldown; tests move it by hand
         self._hinted: dict[int, float] = {}  # user id -> when their last hint was asked
         self._opening = _KeyedLocks()  # by channel: held while a lobby opens there
+        self._hosting = _KeyedLocks()  # by host: held while they open a table (before the channel's lock)
 
     # ------------------------------------------------------------ plumbing
 
@@ -172,7 +173,8 @@ class TableService:
         With ``post`` the table exists only once its lobby message does: when posting fails the table is
         deleted again and the error raised.
         """
-        async with self._opening.hold(channel_id):
+        async with self._hosting.hold(host_id), self._opening.hold(channel_id):
+            self._check_host_limit(host_id)
             await self._check_can_open(channel_id)
             seed = seed if seed is not None else self.new_seed()
             table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id,
@@ -182,6 +184,16 @@ class TableService:
             await self.registry.register(table)
             await self._publish(table, post)
         return table
+
+    def _check_host_limit(self, user_id: int) -> None:
+        """Refuse a new table to someone who hosts ``tables_per_host`` tables already (in the lobby or playing) and
+        sits at them."""
+        # The tables they sit at (an index, not a walk through every table); a host who left one is no longer at it.
+        hosted = [table.id for table in self.registry.live_of_user(user_id)
+                  if table.host_id == user_id and not table.closed and table.tournament_id is None]
+        if len(hosted) >= self.driver.config.tables_per_host:
+            raise ServiceError(ServiceErrorCode.TOO_MANY_TABLES, {
+                "count": len(hosted), "tables": ", ".join(map(str, hosted))})
 
     async def _check_can_open(self, channel_id: int | None) -> None:
         """Refuse a new lobby where it would be a second table: in a table's thread (also one that ended),
@@ -480,7 +492,7 @@ class TableService:
         ``post`` as for ``create_table``; the lobby opens in the match's channel, as any other lobby.
         """
         channel_id = (await self._table_anywhere(table_id)).channel_id
-        async with self._opening.hold(channel_id):
+        async with self._hosting.hold(user_id), self._opening.hold(channel_id):
             table = await self._table_anywhere(table_id)  # again: another click may have changed it meanwhile
             _not_at_a_tournament(table)
             async with table.lock:
@@ -492,6 +504,7 @@ class TableService:
                 if table.rematch_id is not None and await self._status_of(table.rematch_id) not in (
                         None, TableStatus.STOPPED):
                     raise ServiceError(ServiceErrorCode.REMATCH_EXISTS, {"table": table.rematch_id})
+                self._check_host_limit(user_id)
                 await self._check_can_open(channel_id)
                 seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
                                   dm_channel_id=info.dm_channel_id) for info in table.seats]

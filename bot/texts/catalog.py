@@ -478,6 +478,43 @@ TEXTS.update({
     "label.more": ("more", "meer"),
 })
 
+# ------------------------------------------------------------------ bounds, and options as a modified client sends them
+
+TEXTS.update({
+    "error.bad_length": ("Match length “{text}”: give a number of hands from 1 to {hands} (like 16 or 8) or a target "
+                         "from 1 to {target} points (like to1001).",
+                         "Lengte “{text}”: geef een aantal rondes van 1 tot {hands} (zoals 16 of 8) of een doel van 1 "
+                         "tot {target} punten (zoals tot1001)."),
+    "error.too_many_tables": ("You already host {count} tables that are open or being played (tables {tables}): play "
+                              "one to its end or stop it before you open another.",
+                              "Je bent al gastheer van {count} tafels die open staan of gespeeld worden (tafels "
+                              "{tables}): speel er een uit of stop hem voordat je een nieuwe opent."),
+    "error.too_many_tournaments": ("This server already has {count} open tournaments, the most at once: close one "
+                                   "(/klaverjas tournament close) or wait until one closes.",
+                                   "Deze server heeft al {count} open toernooien, het hoogste aantal tegelijk: sluit "
+                                   "er een (/klaverjas toernooi sluiten) of wacht tot er een sluit."),
+    # bot.discord_app.options: an option's value that is not what the command declares
+    "error.option_kind": ("The option {option} takes {kind}; nothing was changed.",
+                          "Bij de optie {option} hoort {kind}; er is niets veranderd."),
+    "error.option_range": ("The option {option} takes {kind} from {low} to {high}; nothing was changed.",
+                           "Bij de optie {option} hoort {kind} van {low} tot {high}; er is niets veranderd."),
+    "error.option_choice": ("The option {option} takes one of: {choices}; nothing was changed.",
+                            "Bij de optie {option} hoort een van deze: {choices}; er is niets veranderd."),
+    "error.option_length": ("The option {option} takes text of {low} to {high} characters; nothing was changed.",
+                            "Bij de optie {option} hoort tekst van {low} tot {high} tekens; er is niets veranderd."),
+    "error.option_missing": ("The option {option} is missing; nothing was changed.",
+                             "De optie {option} ontbreekt; er is niets veranderd."),
+    "option.kind.string": ("text", "tekst"),
+    "option.kind.integer": ("a whole number", "een heel getal"),
+    "option.kind.number": ("a number", "een getal"),
+    "option.kind.boolean": ("yes or no (true or false)", "ja of nee (true of false)"),
+    "option.kind.user": ("a member of this server", "een lid van deze server"),
+    "option.kind.channel": ("a channel of this server", "een kanaal van deze server"),
+    "option.kind.role": ("a role of this server", "een rol van deze server"),
+    "option.kind.mentionable": ("a member or a role of this server", "een lid of een rol van deze server"),
+    "option.kind.attachment": ("a file", "een bestand"),
+})
+
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)
 
 TEXTS.update({

@@ -20,8 +20,12 @@ DAILY_HOURS = 24.0  # a daily tournament is open this long
 DEFAULT_DAILY_HOUR = 19  # UTC
 NAME_LIMIT = 80  # characters of a tournament's name
 MAX_HANDS = 32
+MIN_HOURS = 0.1  # six minutes: less is no tournament anyone could play
 MAX_HOURS = 24.0 * 14
 MAX_PARTICIPANTS_LIMIT = 1000
+# Open tournaments a server may have at once (the daily one counts, and is never refused): each is a table per
+# entry for the AI players to play, and a closing for the scheduler.
+MAX_OPEN_TOURNAMENTS = 5
 DAILY_CREATOR = 0  # the creator id of a daily tournament: the bot opened it
 
 

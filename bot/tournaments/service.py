@@ -30,7 +30,9 @@ from bot.tournaments.model import (
     DEFAULT_HANDS,
     MAX_HANDS,
     MAX_HOURS,
+    MAX_OPEN_TOURNAMENTS,
     MAX_PARTICIPANTS_LIMIT,
+    MIN_HOURS,
     NAME_LIMIT,
     Entry,
     Tournament,
@@ -112,6 +114,7 @@ class TournamentService:
         self.opened: Opened | None = None
         self._locks: dict[int, asyncio.Lock] = {}  # per tournament: joins and the closing one at a time
         self._closing: dict[int, asyncio.Task[None]] = {}
+        self._creating: dict[int, asyncio.Lock] = {}  # per server: one tournament created at a time
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -127,13 +130,19 @@ class TournamentService:
             raise ServiceError(ServiceErrorCode.BAD_TOURNAMENT_OPTION, {"key": "name", "low": 1, "high": NAME_LIMIT})
         _check_range("hands", hands, 1, MAX_HANDS)
         _check_range("max_participants", max_participants, 0, MAX_PARTICIPANTS_LIMIT)
-        if not 0 < hours <= MAX_HOURS:
-            raise ServiceError(ServiceErrorCode.BAD_TOURNAMENT_OPTION, {"key": "hours", "low": 0.1, "high": MAX_HOURS})
+        _check_range("hours", hours, MIN_HOURS, MAX_HOURS, whole=False)
+        if not isinstance(pairs, bool):
+            raise ServiceError(ServiceErrorCode.BAD_SETTING, {"key": "pairs", "choices": "true, false"})
         settings = settings.with_changes(length=str(hands))
-        opened = self.clock() if opened_at is None else opened_at
-        tournament = Tournament(0, guild_id, channel_id, name, creator_id, settings, self.new_seed(), opened,
-                                opened + hours * 3600, max_participants, pairs, daily=daily)
-        tournament.id = await self.store.create_tournament(tournament)
+        async with self._creating.setdefault(guild_id, asyncio.Lock()):  # the count and the new one at once
+            if daily is None:  # the daily tournament is the server's own choice: never refused
+                open_now = await self.store.tournaments(guild_id, open_only=True, limit=MAX_OPEN_TOURNAMENTS)
+                if len(open_now) >= MAX_OPEN_TOURNAMENTS:
+                    raise ServiceError(ServiceErrorCode.TOO_MANY_TOURNAMENTS, {"count": len(open_now)})
+            opened = self.clock() if opened_at is None else opened_at
+            tournament = Tournament(0, guild_id, channel_id, name, creator_id, settings, self.new_seed(), opened,
+                                    opened + hours * 3600, max_participants, pairs, daily=daily)
+            tournament.id = await self.store.create_tournament(tournament)
         return tournament
 
     async def get(self, tournament_id: int, guild_id: int | None) -> Tournament:
@@ -459,6 +468,8 @@ def table_state(table: Table, actions: Sequence[Action], actors: Sequence[Actor]
     return TableState(tuple(result.score[Team.NS] for result in game.results), over, by_ai and over)
 
 
-def _check_range(key: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
+def _check_range(key: str, value: float, low: float, high: float, *, whole: bool = True) -> None:
+    # A number of the right kind too (not text, not a bool, not NaN), whatever a front end hands over.
+    number = isinstance(value, int) if whole else isinstance(value, int | float)
+    if isinstance(value, bool) or not number or not low <= value <= high:
         raise ServiceError(ServiceErrorCode.BAD_TOURNAMENT_OPTION, {"key": key, "low": low, "high": high})

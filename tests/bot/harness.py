@@ -15,6 +15,7 @@ from bot.discord_app.offline import (
     MEMBER_PERMISSIONS,
     TIMESTAMP,
     FakeDiscord,
+    RawOption,
     Request,
     StoredMessage,
     User,
@@ -25,5 +26,5 @@ from bot.discord_app.offline import (
 from bot.discord_app.offline import OfflineBot as Harness
 
 __all__ = ["ALL_PERMISSIONS", "APP_ID", "BOT_USER_ID", "CHANNEL_ID", "COMMAND_ID", "EPHEMERAL", "GUILD_ID",
-           "MEMBER_PERMISSIONS", "TIMESTAMP", "FakeDiscord", "Harness", "Request", "StoredMessage", "User", "_error",
-           "discord_error", "next_id"]
+           "MEMBER_PERMISSIONS", "TIMESTAMP", "FakeDiscord", "Harness", "RawOption", "Request", "StoredMessage", "User",
+           "_error", "discord_error", "next_id"]

@@ -50,6 +50,8 @@ from engine.cards import DECK
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 TABLES = st.integers(1, 10**12 - 1)
 VERSIONS = st.integers(0, 10**6 - 1)
+# Discord ids as the store keeps them (signed 64-bit): up to 19 digits, the bot's grammar stops short of 9 * 10**18.
+USER_IDS = st.integers(1, 9 * 10**18 - 1)
 BUILDS = {
     LobbyButton: st.builds(LobbyButton, TABLES, st.sampled_from(list(LobbyOp))),
     BidButton: st.builds(BidButton, TABLES, VERSIONS, st.sampled_from(list(Call))),
@@ -59,17 +61,17 @@ BUILDS = {
     **{kind: st.builds(kind, TABLES) for kind in (BackButton, ShowHandButton, SeatSelect, TakeSeatButton,
                                                   RematchButton, ReplayButton, ExportButton,
                                                   MyStatsButton, ReviewButton)},
-    ForgetMeButton: st.builds(ForgetMeButton, st.integers(1, 10**20 - 1)),
-    ReplayStepButton: st.builds(ReplayStepButton, TABLES, st.integers(1, 2**64 - 1),
+    ForgetMeButton: st.builds(ForgetMeButton, USER_IDS),
+    ReplayStepButton: st.builds(ReplayStepButton, TABLES, USER_IDS,
                                 st.none() | st.tuples(st.integers(0, 99999), st.integers(0, 8)),
                                 st.sampled_from(list(ReplayNav))),
-    ShareStatsButton: st.one_of(st.builds(ShareStatsButton, st.integers(1, 10**20 - 1), st.none()),
+    ShareStatsButton: st.one_of(st.builds(ShareStatsButton, USER_IDS, st.none()),
                                 st.builds(ShareStatsButton, st.none(), st.sampled_from(["easy", "normal", "hard"]))),
     BoardPageButton: st.builds(BoardPageButton, st.sampled_from(["s", "g"]), st.sampled_from(["all", "month", "week"]),
                                st.integers(0, 10**5 - 1)),
     ConfirmPairButton: st.builds(ConfirmPairButton, TABLES),  # a tournament entry's id, bounded as a table's
 }
-TOO_BIG = {"ss": 10**20, "lb": 10**5, "fm": 10**20}  # the statistics' ids: a Discord id, a leaderboard page
+TOO_BIG = {"ss": 9 * 10**18, "lb": 10**5, "fm": 9 * 10**18}  # the statistics' ids: a Discord id, a leaderboard page
 ITEMS = st.one_of(*BUILDS.values())
 INVALID_BUTTON = {"en-US": "This button is no longer valid: use the buttons on the table's latest messages.",
                   "nl": "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de tafel."}
@@ -122,8 +124,8 @@ def misspelled(draw: st.DrawFn) -> str:
         position = draw(st.integers(0, len(number) - 1))
         parts[index] = number[:position] + chr(zero + int(number[position])) + number[position + 1:]
     elif how == "too big":
-        # Past each number's bound: a table id has at most 12 digits, a user id 20, a version 6.
-        bound = TOO_BIG.get(parts[1]) or (10**12 if index == 2 else 10**20 if parts[1] == "rs" else 10**6)
+        # Past each number's bound: a table id has at most 12 digits, a user id is below 9 * 10**18, a version has 6.
+        bound = TOO_BIG.get(parts[1]) or (10**12 if index == 2 else 9 * 10**18 if parts[1] == "rs" else 10**6)
         parts[index] = str(bound) + draw(st.sampled_from(["", "0", "123"]))
     elif how == "sign":
         parts[index] = draw(st.sampled_from(["+", "-"])) + number
@@ -145,6 +147,14 @@ def misspelled(draw: st.DrawFn) -> str:
 @given(misspelled())
 def test_an_id_spelled_another_way_is_no_button(custom_id: str) -> None:
     assert item_class(custom_id) is None, custom_id
+
+
+@pytest.mark.parametrize("custom_id", ["kj:ss:u:" + "9" * 20, f"kj:ss:u:{2**63}", f"kj:fm:{2**64 - 1}",
+                                       f"kj:rs:1:{2**63}:s:nt", f"kj:ss:u:{9 * 10**18}"])
+def test_a_user_id_the_store_cannot_hold_is_no_button(custom_id: str) -> None:
+    # The store keeps ids as signed 64-bit integers: a longer one reached it and failed there (OverflowError).
+    assert item_class(custom_id) is None
+    assert parsed(f"kj:ss:u:{9 * 10**18 - 1}").user == 9 * 10**18 - 1  # the largest id the grammar takes
 
 
 ID_LIKE = st.from_regex(r"kj:(l|b|c|r|nr|back|h|seat|take|rm|rp|ex|rs|ss|lb|ms|rv|fm|tp|x):[0-9٠-٩０-９+ -]{0,14}"

@@ -14,6 +14,7 @@ from bot.discord_app.context import reply, user_lang
 from bot.discord_app.handlers import send_stats
 from bot.discord_app.stats_messages import ai_name
 from bot.stats.facts import ai_key, human_key
+from bot.tables.model import choice_of
 from bot.texts.catalog import t
 from engine.ai.players import Level
 
@@ -39,7 +40,7 @@ class Stats(commands.Cog):
                 return
             await send_stats(self.bot, interaction, human_key(player.id), player.display_name)
         elif ai is not None:
-            key = ai_key(Level(ai))
+            key = ai_key(choice_of(Level, ai, "ai"))  # a forged value is refused, not a crash
             await send_stats(self.bot, interaction, key, ai_name(key, lang) or ai)
         else:
             await send_stats(self.bot, interaction, human_key(interaction.user.id), interaction.user.display_name)

@@ -27,6 +27,7 @@ from bot.tournaments.model import (
     MAX_HANDS,
     MAX_HOURS,
     MAX_PARTICIPANTS_LIMIT,
+    MIN_HOURS,
 )
 
 CHOICES = 25
@@ -70,7 +71,7 @@ class Tournaments(KlaverjasCog):
     async def create(self, interaction: discord.Interaction[Any], name: str,
                      hands: app_commands.Range[int, 1, MAX_HANDS] = DEFAULT_HANDS,
                      max_participants: app_commands.Range[int, 0, MAX_PARTICIPANTS_LIMIT] = DEFAULT_MAX_PARTICIPANTS,
-                     hours: app_commands.Range[float, 0.1, MAX_HOURS] = DEFAULT_HOURS, pairs: bool = True,
+                     hours: app_commands.Range[float, MIN_HOURS, MAX_HOURS] = DEFAULT_HOURS, pairs: bool = True,
                      rules: str | None = None, undertrump: str | None = None, bidding: str | None = None,
                      roem: str | None = None, stuk: str | None = None, ai: str | None = None,
                      theme: str | None = None, language: str | None = None) -> None:
