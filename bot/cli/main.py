@@ -242,6 +242,10 @@ def dispatch(args: argparse.Namespace) -> int:
         if problem:
             print(f"klaverjas play: --level {args.level}: {problem}", file=sys.stderr)
             return 2
+        problem = record_problem(Path(args.record)) if args.record is not None else None
+        if problem:
+            print(f"klaverjas play: --record {args.record}: {problem}", file=sys.stderr)
+            return 2
         from bot.terminal.game import run_play
 
         return run_play(args)
@@ -264,6 +268,23 @@ def player_problem(kind: str) -> str | None:
         make_player(kind, 0)
     except UnknownPlayerError as error:
         return str(error)
+    return None
+
+
+def record_problem(path: Path) -> str | None:
+    """Why the match's record could not be written to ``path`` when it ends, found before the first deal."""
+    if path.is_dir():
+        return "it is a folder; give a file name"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    if not existed:
+        path.unlink()  # only a probe: the file is written when the match ends
     return None
 
 

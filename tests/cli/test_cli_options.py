@@ -191,3 +191,15 @@ def test_bench_db_must_be_a_new_file_in_a_folder_that_exists(capsys: pytest.Capt
     assert capsys.readouterr().err == (f"klaverjas bench: --db: the folder {tmp_path / 'missing'} does not exist; "
                                        "create it first or choose a file in another folder\n")
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize(("where", "problem"), [
+    ("missing/x.jsonl", "the folder {path.parent} does not exist"),
+    (".", "it is a folder; give a file name")])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_first_deal(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, problem: str) -> None:
+    path = tmp_path / where
+    assert main(["play", "--record", str(path), "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was dealt
+    assert err == f"klaverjas play: --record {path}: {problem.format(path=path)}\n"
