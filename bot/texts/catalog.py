@@ -829,21 +829,24 @@ _SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S
 
 
 def parse_card_text(text: str) -> Card | None:
-    """A card as a player types it, in English (``JH``, ``10s``, ``J♥``) or Dutch (``BH``, ``HR``, ``10♠``).
+    """A card as a player types it, in English (``JH``, ``10s``, ``J♥``) or Dutch (``BH``, ``HR``, ``B♣``).
 
     No string means one card in English and another in Dutch (the Dutch rank letters B, V, H and suit
-    letters K, R never meet an English card), so both are tried.
+    letters K, R never meet an English card), so both are tried. A suit symbol belongs to neither language, so
+    its rank may be written in either.
     """
     raw = text.strip().upper().replace(" ", "")
-    for symbol, letter in _SYMBOLS.items():
-        raw = raw.replace(symbol, letter)
     if raw.startswith("10"):
         raw = "T" + raw[2:]
     if len(raw) != 2:
         return None
-    candidates = [raw]
-    if raw[0] in "789TA" + "".join(_NL_RANKS) and raw[1] in _NL_SUITS:
-        candidates.append(_NL_RANKS.get(raw[0], raw[0]) + _NL_SUITS[raw[1]])
+    rank, suit = raw
+    if suit in _SYMBOLS:
+        candidates = [rank + _SYMBOLS[suit], _NL_RANKS.get(rank, rank) + _SYMBOLS[suit]]
+    else:
+        candidates = [raw]
+        if rank in "789TA" + "".join(_NL_RANKS) and suit in _NL_SUITS:
+            candidates.append(_NL_RANKS.get(rank, rank) + _NL_SUITS[suit])
     for candidate in candidates:
         try:
             return Card.parse(candidate)
