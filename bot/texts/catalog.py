@@ -656,8 +656,8 @@ TEXTS.update({
     "stats.tournaments": ("Tournaments: {played}", "Toernooien: {played}"),
     "stats.tournaments_best": ("Tournaments: {played} · best placing {place} of {field}",
                                "Toernooien: {played} · beste plaats {place} van {field}"),
-    "stats.partner": ("Partner most often: {partner}, {matches} matches ({won} won, {drawn} drawn, {lost} lost)",
-                      "Vaakst je maat: {partner}, {matches} partijen ({won} gewonnen, {drawn} gelijk, "
+    "stats.partner": ("Partner most often: {partner}, {matches:match|matches} ({won} won, {drawn} drawn, {lost} lost)",
+                      "Vaakst je maat: {partner}, {matches:partij|partijen} ({won} gewonnen, {drawn} gelijk, "
                       "{lost} verloren)"),
     "stats.trump": ("Favourite trump: {suit}", "Favoriete troef: {suit}"),
     "stats.none": ("{name} has not played a match yet.", "{name} heeft nog geen partij gespeeld."),
@@ -687,7 +687,7 @@ TEXTS.update({
     "stats.label.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "stats.label.trump": ("Favourite trump", "Favoriete troef"),
     "stats.label.partner": ("Partner most often", "Vaakst je maat"),
-    "stats.chart.rating": ("Rating over time", "Rating door de tijd"),
+    "stats.chart.rating": ("Rating over time", "Verloop van de rating"),
     "stats.chart.monthly": ("Points per hand by month", "Punten per ronde per maand"),
     "stats.chart.empty": ("Not enough matches yet", "Nog te weinig partijen"),
     # /leaderboard
@@ -698,7 +698,8 @@ TEXTS.update({
     "board.period_all": ("all time", "aller tijden"),
     "board.period_month": ("the last 30 days", "de afgelopen 30 dagen"),
     "board.period_week": ("the last 7 days", "de afgelopen 7 dagen"),
-    "board.line": ("{rank}. {name} — {rating} ({matches} matches)", "{rank}. {name} — {rating} ({matches} partijen)"),
+    "board.line": ("{rank}. {name} — {rating} ({matches:match|matches})",
+                   "{rank}. {name} — {rating} ({matches:partij|partijen})"),
     "board.empty": ("Nobody has {min} rated matches here yet.", "Nog niemand heeft hier {min} partijen met rating."),
     "board.note": ("Ranked by rating minus three times its uncertainty; at least {min} matches to appear.",
                    "Gerangschikt op rating min drie keer de onzekerheid; vanaf {min} partijen."),
@@ -778,6 +779,23 @@ def t(key: str, lang: str = EN, /, **params: Any) -> str:
         return template
 
 
+def number(value: float, lang: str, digits: int = 1) -> str:
+    """A number with ``digits`` decimals as the language writes it: ``84.2``, in Dutch ``84,2``; every text and
+    image that shows a fraction goes through here."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if language(lang) is NL else text
+
+
+MONTH_NAMES = {EN: ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+               NL: ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")}
+
+
+def month_label(month: str, lang: str) -> str:
+    """``2026-12`` as a reader takes it: ``Dec 2026`` / ``dec 2026`` (not 26/12, which reads as a day)."""
+    year, index = month.split("-")[:2]
+    return f"{MONTH_NAMES[language(lang)][int(index) - 1]} {year}"
+
+
 def seat_name(seat: Seat, lang: str) -> str:
     return SEAT_NAMES[language(lang)][seat]
 
@@ -840,7 +858,7 @@ def parse_card_text(text: str) -> Card | None:
         raw = "T" + raw[2:]
     if len(raw) != 2:
         return None
-    rank, suit = raw
+    rank, suit = raw[0], raw[1]
     if suit in _SYMBOLS:
         candidates = [rank + _SYMBOLS[suit], _NL_RANKS.get(rank, rank) + _SYMBOLS[suit]]
     else:
@@ -1053,9 +1071,10 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "on deals the player could not tell apart",
                      "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
                      "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
-    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · {decisions} decisions",
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · "
+                      "{decisions:decision|decisions}",
                       "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
-                      "{decisions} beslissingen"),
+                      "{decisions:beslissing|beslissingen}"),
     "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
     "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
     "review.clean": ("No decision cost anything worth mentioning: well played.",
