@@ -74,9 +74,21 @@ def bot_epilog() -> str:
     return "\n".join(lines)
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser: an option it does not know is refused with this command's usage, not the top level's
+    (argparse leaves unknown arguments to the top-level parser)."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="klaverjas", description="Klaverjas: engine, AI players, images, bot")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
 
     def command(name: str, help_text: str, epilog: str | None = None) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
@@ -87,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="records file (default: -, standard input)")
 
     bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
-    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"],
+    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"], metavar="BENCHMARK",
                        help="engine: hands per second; ai: decision times; render: image times and sizes; "
                             "load: many tables at once in one bot process, against a fake Discord; "
                             "stats: the statistics queries on a generated database; "

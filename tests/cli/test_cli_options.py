@@ -97,7 +97,7 @@ def test_dutch_words_make_the_engines_rules() -> None:
     (["bench", "review", "--db", "x.db"], "--db"),
     (["bench", "stats", "--hands", "3"], "--hands"),
     (["bench", "load", "--seconds", "3"], "--seconds"),
-    (["bench", "disk"], "what"),
+    (["bench", "disk"], "BENCHMARK"),
 ])
 def test_a_bad_value_names_its_option(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
     err = refused(capsys, *argv)
@@ -203,3 +203,12 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_first_deal(
     out, err = capsys.readouterr()
     assert out == ""  # nothing was dealt
     assert err == f"klaverjas play: --record {path}: {problem.format(path=path)}\n"
+
+
+@pytest.mark.parametrize("command", ["play", "duel heuristic random", "bench engine", "score", "render --out x",
+                                     "bot"])
+def test_an_unknown_option_shows_the_commands_own_usage(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    err = refused(capsys, *command.split(), "--bogus")
+    name = command.split()[0]
+    assert err.startswith(f"usage: klaverjas {name} ")
+    assert f"klaverjas {name}: error: unrecognized arguments: --bogus" in err
