@@ -620,8 +620,9 @@ def mistake_line(n: int, decision: DecisionReview, name: str, lang: Language) ->
     else:
         where = t("review.where_card", lang, hand=decision.hand + 1, trick=decision.trick + 1)
     reason = hint_reason(decision.reason, lang) if decision.reason is not None else ""
-    return t("review.mistake", lang, n=n, where=where, name=name, choice=choice_text(decision.choice, lang),
-             best=choice_text(decision.best, lang), cost=f"{decision.cost:.0f}", reason=reason)
+    line = t("review.mistake", lang, n=n, where=where, name=name, choice=choice_text(decision.choice, lang),
+             best=choice_text(decision.best, lang), cost=f"{decision.cost:.0f}")
+    return f"{line}: {reason}" if reason else line
 
 
 def choice_text(choice: Card | Call, lang: Language) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from bot.texts.language import Language
 from engine import rulebook
 from engine.actions import Call, Choice, Claim, Decline
-from engine.ai.hints import Hint
+from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
@@ -580,6 +580,10 @@ TEXTS.update({
                       "je hebt {hand}: sterk genoeg om op {suit} te spelen"),
     "hint.bid_pass": ("the {suit} suit is your best, with {hand}; too weak to play",
                       "{suit} is je beste kleur, met {hand}; te zwak om te spelen"),
+    "hint.bid_play_turned": ("the turned {suit} suit: you hold {hand}, strong enough to play it",
+                             "de gedraaide kleur {suit}: je hebt {hand}, sterk genoeg om te spelen"),
+    "hint.bid_pass_turned": ("the turned {suit} suit: you hold {hand}, too weak to play it",
+                             "de gedraaide kleur {suit}: je hebt {hand}, te zwak om te spelen"),
     "hint.bid_forced": ("you must choose trump: the {suit} suit is your best ({hand})",
                         "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
     "hint.pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
@@ -615,8 +619,6 @@ TEXTS.update({
                            "{head} van je maat ligt voor maar kan nog geslagen worden; speel {card}"),
     "hint.beat": ("{card} beats {head}, but an opponent still to play may go higher",
                   "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
-    "hint.lead": ("lead {card}", "kom uit met {card}"),
-    "hint.follow": ("play {card}", "speel {card}"),
     "hint.claim": ("your team is owed {points} roem for the last trick: claim it",
                    "jullie hebben {points} roem in de laatste slag: meld die"),
     "hint.claim_nothing": ("a claim scores nothing now", "melden levert nu niets op"),
@@ -1013,8 +1015,15 @@ def _hand_words(params: Mapping[str, str], lang: str) -> str:
     return text
 
 
+# The strong player's choices for which no reason can be worded: the hint names the card and says no more (a
+# reason that only repeated the card, "Play 10♠: play 10♠", said nothing).
+UNWORDED_HINTS = frozenset({HintCode.LEAD, HintCode.FOLLOW})
+
+
 def hint_reason(hint: Hint, lang: str) -> str:
     """Why the strong player chooses the hint's action: ``partner's A♠ wins; give your 10♦ (spekken)``."""
+    if hint.code in UNWORDED_HINTS:
+        return ""
     params = hint.params
     values: dict[str, str] = {}
     for name in ("card", "head"):
@@ -1046,8 +1055,9 @@ def hint_action(action: Choice, lang: str) -> str:
 
 
 def hint_text(hint: Hint, lang: str) -> str:
-    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``."""
-    return t("hint", lang, action=hint_action(hint.action, lang), reason=hint_reason(hint, lang))
+    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``; ``Play 10♠`` where no reason can be given."""
+    action, reason = hint_action(hint.action, lang), hint_reason(hint, lang)
+    return t("hint", lang, action=action, reason=reason) if reason else action
 
 
 # The Dutch word of every setting value, by setting; English uses the values themselves (the record's).
@@ -1081,8 +1091,8 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "Geen beslissing kostte iets van betekenis: goed gespeeld."),
     "review.where_card": ("hand {hand}, trick {trick}", "ronde {hand}, slag {trick}"),
     "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
-    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points: {reason}",
-                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter: {reason}"),
+    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
+                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
     "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
                     "(roem either team gains counted by half).",
                     "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
