@@ -481,8 +481,10 @@ TEXTS.update({
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)
 
 TEXTS.update({
-    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. {rules}",
-                         "Klaverjassen: jij zit Zuid; Noord is je maat. {rules}"),
+    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. On the score sheet Wij (we) are you and "
+                         "North, Zij (they) East and West. {rules}",
+                         "Klaverjassen: jij zit Zuid; Noord is je maat. Wij zijn jij en Noord, Zij Oost en West. "
+                         "{rules}"),
     "terminal.auto": ("Klaverjas: four AI players ({level}). {rules}",
                       "Klaverjassen: vier AI-spelers ({level}). {rules}"),
     "terminal.help": ("Type a number or a card (JH, 10h, QS) to play; pass, play or a suit (C D H S, hearts) to bid; "
@@ -496,6 +498,11 @@ TEXTS.update({
     "terminal.seat_line": ("{seat}: {text}", "{seat}: {text}"),
     "terminal.first_call": ("{name} bids first.", "{name} begint met troef kiezen."),
     "terminal.first_call_you": ("{name} bid first.", "{name} begint met troef kiezen."),
+    "terminal.first_call_turned": ("{name} speaks first: play or pass on the turned suit.",
+                                   "{name} mag eerst: spelen of passen op de gedraaide kleur."),
+    "terminal.first_call_turned_you": ("{name} speak first: play or pass on the turned suit.",
+                                       "{name} mag eerst: spelen of passen op de gedraaide kleur."),
+    "terminal.you_in_sentence": ("you", "jij"),
     "terminal.trump": ("{name} plays {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
     "terminal.trump_you": ("{name} play {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
     "terminal.forced": (" (forced)", " (verplicht)"),
@@ -508,10 +515,9 @@ TEXTS.update({
                                    "Je stuk is gespeeld: r om het te melden, Enter om door te spelen: "),
     "terminal.claim_prompt_last": ("Last trick: r to claim roem, Enter to settle the hand: ",
                                    "Laatste slag: r om roem te melden, Enter om de ronde af te rekenen: "),
-    "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8 · this hand: {score} · match: {total}",
-                        "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
-    "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8 · this hand: {score} · match: {total}",
-                            "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
+    "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8", "Troef {trump} ({name} speelt) · slag {n}/8"),
+    "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8", "Troef {trump} ({name} speelt) · slag {n}/8"),
+    "terminal.status_score": ("This hand: {score} · match: {total}", "Deze ronde: {score} · totaal: {total}"),
     "terminal.score": ("{ns_team} {ns} – {ew_team} {ew}", "{ns_team} {ns} – {ew_team} {ew}"),
     "terminal.call_prompt": ("Your call {choices}: ", "Jouw keuze {choices}: "),
     "terminal.card_prompt": ("Your card (number or card) [{numbers}]: ", "Jouw kaart (nummer of kaart) [{numbers}]: "),
@@ -603,20 +609,20 @@ TEXTS.update({
                          "{head} van je maat wint; een plaatje zegt dat je geen hoge {suit} hebt (afseinen)"),
     "hint.keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
                          "{head} van je maat wint: niet introeven, bewaar je troeven"),
-    "hint.discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
+    "hint.discard": ("partner's {head} wins; discard a card you can spare",
+                     "{head} van je maat wint; gooi een kaart bij die je kunt missen"),
     "hint.follow_trump": ("partner's {head} wins; follow with your cheapest trump",
                           "{head} van je maat wint; beken met je goedkoopste troef"),
-    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
-                          "{head} van je maat wint; beken goedkoop met {card}"),
+    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply", "{head} van je maat wint; beken goedkoop"),
     "hint.overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
     "hint.win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
     "hint.trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
-    "hint.duck": ("you cannot take this trick safely: play your cheapest card, {card}",
-                  "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
-    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap: {card}",
-                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
-    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten; play {card}",
-                           "{head} van je maat ligt voor maar kan nog geslagen worden; speel {card}"),
+    "hint.duck": ("you cannot take this trick safely: play your cheapest card",
+                  "deze slag haal je niet veilig: gooi je goedkoopste kaart"),
+    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap",
+                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop"),
+    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten",
+                           "{head} van je maat ligt voor maar kan nog geslagen worden"),
     "hint.beat": ("{card} beats {head}, but an opponent still to play may go higher",
                   "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
     "hint.claim": ("your team is owed {points} roem for the last trick: claim it",
@@ -1261,6 +1267,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
                       "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
     "settings.ai": ("AI: {level}", "AI: {level}"),
+    "settings.forced": ("(four passes: the {seat} must play)", "(vier keer gepast: {seat} moet spelen)"),
     "length.hands": ("{hands:hand|hands}", "{hands:ronde|rondes}"),
     "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
@@ -1377,15 +1384,18 @@ def length_text(rules: Rules, lang: str) -> str:
     return t("length.target", lang, target=length.target)
 
 
-def settings_line(rules: Rules, lang: str, ai: str | None = None) -> str:
+def settings_line(rules: Rules, lang: str, ai: str | None = None, *, forced: bool = False) -> str:
     """The table's settings on one line, in ``lang``: ``rotterdam · undertrump forced · vrij · 16 hands · …``;
-    with ``ai``, the AI level at the end."""
+    with ``ai``, the AI level at the end; with ``forced``, who must play after four passes in vrij."""
     def value(key: str, v: str) -> str:
         return setting_value(key, v, lang)
 
+    bidding = value("bidding", rules.bidding.value)
+    if forced and rules.bidding is Bidding.VRIJ:  # who must play after four passes matters only here
+        bidding += " " + t("settings.forced", lang, seat=value("forced", rules.forced.value))
     line = t("settings.line", lang, play=value("play", rules.play.value),
              undertrump=value("undertrump", rules.undertrump_rule.value),
-             bidding=value("bidding", rules.bidding.value), length=length_text(rules, lang),
+             bidding=bidding, length=length_text(rules, lang),
              roem=value("roem", rules.roem.value), stuk=value("stuk", rules.stuk.value))
     if ai is not None:
         line += " · " + t("settings.ai", lang, level=value("ai", ai))

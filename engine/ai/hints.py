@@ -75,7 +75,8 @@ PARTNER_WINS = frozenset({HintCode.SPEK, HintCode.SPEK_ACE, HintCode.SIGNAL_UP, 
 
 
 # Reasons that call the card the cheapest, and what to say instead when a cheaper card is in the hand.
-CHEAPEST = {HintCode.DUCK: HintCode.FOLLOW, HintCode.DUCK_PARTNER: HintCode.PARTNER_AHEAD}
+CHEAPEST = {HintCode.DUCK: HintCode.FOLLOW, HintCode.DUCK_PARTNER: HintCode.PARTNER_AHEAD,
+            HintCode.FOLLOW_CHEAP: HintCode.FOLLOW, HintCode.FOLLOW_TRUMP: HintCode.FOLLOW}
 
 
 @dataclass(frozen=True, slots=True)
