@@ -40,6 +40,9 @@ bench: $(STAMP)
 	$(BIN)/klaverjas bench ai
 	$(BIN)/klaverjas bench render
 
+render: $(STAMP)
+	$(BIN)/klaverjas render --out render-out
+
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regen_playthroughs
 	$(BIN)/python -m tests.golden.regen_images

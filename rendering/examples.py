@@ -16,7 +16,7 @@ from engine.view import PublicView, SeatView, public_view, seat_view, seat_view_
 from rendering.images import render_hand, render_sheet, render_table, render_trick
 from rendering.theme import FELTS, Labels, Theme
 
-NAMES: dict[Seat, str] = {Seat.N: "Bert", Seat.E: "AI East", Seat.S: "Anna", Seat.W: "Wilhelmina-Sophie"}
+NAMES: dict[Seat, str] = {Seat.N: "Bert", Seat.E: "Evi", Seat.S: "Anna", Seat.W: "Wilhelmina-Sophie"}
 
 
 def _step(game: Game, rng: random.Random) -> None:

@@ -169,7 +169,7 @@ def render_hand_image(view: SeatView, *, theme: Theme, numbered: bool = True) ->
             paste_round(img, (x + 8, y + CARD_H + 8, x + CARD_W - 8, y + CARD_H + 14), 3,
                         GOLD if not choosing or playable else theme.line_rgb)
         if numbered:
-            colour = TEXT if not choosing or playable else theme.line_rgb
+            colour = TEXT if not choosing or playable else MUTED
             d.text((x + CARD_W // 2, y + CARD_H + 16 + HAND_NUMBER_H // 2), str(i + 1), font=num_font,
                    fill=colour, anchor="mm")
     return img

@@ -76,8 +76,13 @@ def _frame(d: ImageDraw.ImageDraw, box: Box, caption: str, theme: Theme) -> Box:
 def _line_chart(d: ImageDraw.ImageDraw, box: Box, caption: str, values: Sequence[float], empty: str,
                 theme: Theme) -> None:
     x0, y0, x1, y1 = _frame(d, box, caption, theme)
-    if len(values) < 2:
+    if not values:
         d.text(((x0 + x1) // 2, (y0 + y1) // 2), empty, font=font(22), fill=MUTED, anchor="mm")
+        return
+    if len(values) == 1:  # the first rated match: its point, no line yet
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        d.ellipse([x - 6, y - 6, x + 6, y + 6], fill=GOLD)
+        d.text((x, y - 14), f"{values[0]:.0f}", font=font(18), fill=TEXT, anchor="mb")
         return
     low, high = min(values), max(values)
     if high - low < 1:

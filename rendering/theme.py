@@ -96,7 +96,7 @@ class Theme:
 
 
 TEXT: RGB = (246, 242, 228)  # cream text on felt
-MUTED: RGB = (196, 206, 196)
+MUTED: RGB = (206, 214, 206)  # secondary text: at least 4.5:1 (WCAG) on every felt
 GOLD: RGB = (246, 196, 58)
 DEFAULT_FELT = "green"
 

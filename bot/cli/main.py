@@ -74,9 +74,21 @@ def bot_epilog() -> str:
     return "\n".join(lines)
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser: an option it does not know is refused with this command's usage, not the top level's
+    (argparse leaves unknown arguments to the top-level parser)."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="klaverjas", description="Klaverjas: engine, AI players, images, bot")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
 
     def command(name: str, help_text: str, epilog: str | None = None) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
@@ -87,35 +99,37 @@ def build_parser() -> argparse.ArgumentParser:
                        help="records file (default: -, standard input)")
 
     bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
-    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"],
+    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"], metavar="BENCHMARK",
                        help="engine: hands per second; ai: decision times; render: image times and sizes; "
                             "load: many tables at once in one bot process, against a fake Discord; "
                             "stats: the statistics queries on a generated database; "
                             "review: the match review's time per hand of four humans")
-    bench.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
+    timed = bench.add_argument_group("engine, ai and render")
+    timed.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
-    load = bench.add_argument_group("load only")
+    load = bench.add_argument_group("load")
     load.add_argument("--tables", type=words.whole_number(1), default=20, metavar="N",
                       help="tables playing at once (default: %(default)s)")
     load.add_argument("--humans-per-table", type=words.whole_number(1), default=1, metavar="K",
                       help="scripted humans per table, 1 to 4; AI players take the other seats (default: %(default)s)")
-    load.add_argument("--discord-delay-ms", type=float, default=20.0, metavar="MS",
+    load.add_argument("--discord-delay-ms", type=words.at_least_zero("milliseconds"), default=20.0, metavar="MS",
                       help="how long the fake Discord takes to answer each request (default: %(default)s)")
-    load.add_argument("--hands", type=words.whole_number(1), default=None, metavar="N",
-                      help="hands per match (default: 1; review: hands reviewed, default 4)")
     load.add_argument("--ai-level", type=words.word_type(words.LEVEL), default="hard", metavar="LEVEL",
                       help="the AI players' level (default: %(default)s)")
     load.add_argument("--ai-workers", type=words.whole_number(0), default=1, metavar="N",
                       help="AI worker processes, 0 for threads (default: %(default)s, as the bot's own default)")
-    load.add_argument("--think-ms", type=float, default=0.0, metavar="MS",
+    load.add_argument("--think-ms", type=words.at_least_zero("milliseconds"), default=0.0, metavar="MS",
                       help="a scripted human's pause before each click (default: %(default)s)")
-    load.add_argument("--ramp-seconds", type=float, default=2.0, metavar="S",
+    load.add_argument("--ramp-seconds", type=words.at_least_zero("seconds"), default=2.0, metavar="S",
                       help="table starts are spread over this long (default: %(default)s)")
-    load.add_argument("--db", default=None, metavar="FILE",
-                      help="keep the SQLite database in FILE, which must not exist yet (default: DATABASE_URL, a "
-                           "PostgreSQL database, for load when it is set; else a temporary file, removed "
-                           "afterwards); also for stats")
-    stats = bench.add_argument_group("stats only")
+    shared = bench.add_argument_group("load, stats and review")
+    shared.add_argument("--hands", type=words.whole_number(1), default=None, metavar="N",
+                        help="load: hands per match (default: 1); review: hands reviewed (default: 4)")
+    shared.add_argument("--db", default=None, metavar="FILE",
+                        help="load and stats: keep the SQLite database in FILE, which must not exist yet (default: "
+                             "for load, DATABASE_URL, a PostgreSQL database, when it is set; else a temporary file, "
+                             "removed afterwards)")
+    stats = bench.add_argument_group("stats")
     stats.add_argument("--total-hands", type=words.whole_number(16), default=1_000_000, metavar="N",
                        help="hands to generate, in matches of 16; one player plays in every hundredth match "
                             "(default: %(default)s)")
@@ -180,8 +194,20 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
                            "(default: no record)")
 
 
+# The options each benchmark reads; any other one given is refused rather than silently ignored.
+BENCH_OPTIONS = {
+    "engine": {"seconds"}, "ai": {"seconds"}, "render": {"seconds"}, "review": {"hands"},
+    "stats": {"total_hands", "db"},
+    "load": {"tables", "humans_per_table", "discord_delay_ms", "hands", "ai_level", "ai_workers", "think_ms",
+             "ramp_seconds", "db"},
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        check_bench_options(parser, args)
     try:
         return dispatch(args)
     except KeyboardInterrupt:
@@ -192,6 +218,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+
+
+def check_bench_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit (status 2, naming the option) when an option of another benchmark was given."""
+    defaults = parser.parse_args(["bench", args.what])
+    for dest in sorted(set().union(*BENCH_OPTIONS.values()) - BENCH_OPTIONS[args.what]):
+        if getattr(args, dest) != getattr(defaults, dest):
+            takers = " and ".join(what for what, options in BENCH_OPTIONS.items() if dest in options)
+            parser.exit(2, f"klaverjas bench: error: argument --{dest.replace('_', '-')}: only for bench {takers}, "
+                           f"not {args.what}\n")
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -218,6 +254,10 @@ def dispatch(args: argparse.Namespace) -> int:
         if problem:
             print(f"klaverjas play: --level {args.level}: {problem}", file=sys.stderr)
             return 2
+        problem = record_problem(Path(args.record)) if args.record is not None else None
+        if problem:
+            print(f"klaverjas play: --record {args.record}: {problem}", file=sys.stderr)
+            return 2
         from bot.terminal.game import run_play
 
         return run_play(args)
@@ -243,7 +283,27 @@ def player_problem(kind: str) -> str | None:
     return None
 
 
+def record_problem(path: Path) -> str | None:
+    """Why the match's record could not be written to ``path`` when it ends, found before the first deal."""
+    if path.is_dir():
+        return "it is a folder; give a file name"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    if not existed:
+        path.unlink()  # only a probe: the file is written when the match ends
+    return None
+
+
 def run_render(out: str) -> int:
+    if not out.strip():
+        print("klaverjas render: --out: give a folder name (it is made if missing)", file=sys.stderr)
+        return 2
     folder = Path(out)
     problem = unwritable(folder)
     if problem is None:
@@ -295,6 +355,18 @@ def run_bench(what: str, seconds: float | None) -> int:
     return 0
 
 
+def new_db_file(db: str | None) -> bool:
+    """Whether ``--db`` names a new file in a folder that exists (or is not given); if not, says why."""
+    from bot.store.sqlite import path_problem
+
+    if db is None:
+        return True
+    problem = "it exists; give a new file" if Path(db).exists() else path_problem(Path(db))
+    if problem is not None:
+        print(f"klaverjas bench: --db: {problem}", file=sys.stderr)
+    return problem is None
+
+
 def run_bench_load(args: argparse.Namespace) -> int:
     import json
 
@@ -304,8 +376,7 @@ def run_bench_load(args: argparse.Namespace) -> int:
     if args.humans_per_table > 4:
         print("klaverjas bench: --humans-per-table: a table has 4 seats", file=sys.stderr)
         return 2
-    if args.db is not None and Path(args.db).exists():
-        print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
+    if not new_db_file(args.db):
         return 2
     options = LoadOptions(tables=args.tables, humans_per_table=args.humans_per_table,
                           discord_delay_ms=args.discord_delay_ms, hands=args.hands or 1, ai_level=Level(args.ai_level),
@@ -318,8 +389,7 @@ def run_bench_load(args: argparse.Namespace) -> int:
 def run_bench_stats(args: argparse.Namespace) -> int:
     from bot.cli.bench_stats import bench_stats
 
-    if args.db is not None and Path(args.db).exists():
-        print(f"klaverjas bench: --db: {args.db} exists; give a new file", file=sys.stderr)
+    if not new_db_file(args.db):
         return 2
     from engine.ai.bench import bench_review
 

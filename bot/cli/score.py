@@ -95,6 +95,10 @@ def read_input(path: str) -> str:
 
 
 def run_score(path: str) -> int:
+    if path == "-" and sys.stdin.isatty():
+        # Without a file nothing seems to happen: say what it waits for.
+        print("klaverjas score: reading records from standard input, one JSON object a line; end with Ctrl-D "
+              "(or give a file: klaverjas score FILE; klaverjas score --help)", file=sys.stderr)
     try:
         text = read_input(path)
     except UnreadableInput as exc:

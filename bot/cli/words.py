@@ -117,6 +117,20 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def at_least_zero(unit: str) -> Callable[[str], float]:
+    """A finite amount of ``unit`` (milliseconds, seconds), 0 or more."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"must be a number of {unit}, 0 or more, not {text!r}")
+        return value
+
+    return parse
+
+
 def seconds(text: str) -> float:
     try:
         value = float(text.strip())

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.backend import is_postgres_url, safe_url
-from bot.store.sqlite import DEFAULT_PATH
+from bot.store.sqlite import DEFAULT_PATH, path_problem
 from bot.tables.service import ServiceConfig
 
 
@@ -188,9 +188,12 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
     # Made absolute once, here, so the log shows which file is used and nothing later depends on the folder.
     db_path = Path(merged.get("KLAVERJAS_DB", "").strip() or DEFAULT_PATH).expanduser()
     url = merged.get("DATABASE_URL", "").strip() or None
+    problem = path_problem(db_path) if url is None else None
     if url is not None and not is_postgres_url(url):
         raise ConfigError(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/name), not "
                           f"{safe_url(url)!r}")
+    if problem is not None:
+        raise ConfigError(f"KLAVERJAS_DB: {problem}")
     return BotConfig(
         token=token,
         database_url=url,

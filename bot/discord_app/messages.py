@@ -45,6 +45,7 @@ from bot.texts.catalog import (
     card_text,
     explain_rules,
     hint_reason,
+    number,
     roem_text,
     seat_name,
     settings_line,
@@ -585,7 +586,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
     lines = [t("review.title", lang, table=table.id)]
     for p in review.players:
         lines.append(t("review.player", lang, name=names[p.player], seat=seat_name(p.seat, lang),
-                       accuracy=round(100 * p.accuracy), lost=f"{p.lost_per_hand:.1f}", decisions=p.decisions))
+                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_hand, lang), decisions=p.decisions))
     mine = next((p for p in review.players if p.player == viewer), None)
     if mine is not None:
         worst: Sequence[DecisionReview] = mine.worst
@@ -604,7 +605,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
         legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=round(100 * p.accuracy),
-                       lost=f"{p.lost_per_hand:.1f}") for p in review.players),
+                       lost=number(p.lost_per_hand, lang)) for p in review.players),
         lost=tuple(p.lost_by_hand for p in review.players),
         marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
                         if d.player == p.player and d.cost >= BIG_MISTAKE))
@@ -619,8 +620,9 @@ def mistake_line(n: int, decision: DecisionReview, name: str, lang: Language) ->
     else:
         where = t("review.where_card", lang, hand=decision.hand + 1, trick=decision.trick + 1)
     reason = hint_reason(decision.reason, lang) if decision.reason is not None else ""
-    return t("review.mistake", lang, n=n, where=where, name=name, choice=choice_text(decision.choice, lang),
-             best=choice_text(decision.best, lang), cost=f"{decision.cost:.0f}", reason=reason)
+    line = t("review.mistake", lang, n=n, where=where, name=name, choice=choice_text(decision.choice, lang),
+             best=choice_text(decision.best, lang), cost=f"{decision.cost:.0f}")
+    return f"{line}: {reason}" if reason else line
 
 
 def choice_text(choice: Card | Call, lang: Language) -> str:

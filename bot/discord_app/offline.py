@@ -3,8 +3,10 @@
 Raw INTERACTION_CREATE payloads go into the client's connection state; every HTTP request discord.py
 makes (REST through the client's HTTPClient, interaction callbacks and followups through the webhook
 adapter) becomes a ``Request`` answered by ``FakeDiscord``, which remembers the messages it "posted".
-The private discord.py attributes this needs are used in this module only
-(see shared/notes/discord-offline-testing.md for why this is the way in).
+The private discord.py attributes this needs are used in this module only: discord.py has no public way to
+feed a gateway event to a client that never logged in (``_connection.parse_interaction_create``) or to answer
+its HTTP without a network, and ready-made fakes such as dpytest know no interactions (slash commands,
+buttons, ephemeral answers), so this is the narrowest way in.
 
 The pieces stand alone so they can live in different processes: ``FakeDiscord`` is Discord's side (a
 crash test keeps it in the parent while the bot is killed and restarted), ``Interactions`` builds what

@@ -18,7 +18,7 @@ from bot.stats.facts import level_of, user_of
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import Rating
 from bot.tables.model import TableSettings
-from bot.texts.catalog import setting_value, settings_line, suit_name, t
+from bot.texts.catalog import month_label, number, setting_value, settings_line, suit_name, t
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from engine.cards import Suit
@@ -26,12 +26,6 @@ from rendering.stats import StatsCard, render_stats
 
 HISTORY_LIMIT = 10
 BOARD_PER_PAGE = 10
-
-
-def number(value: float, lang: Language, digits: int = 1) -> str:
-    """``84.2``, in Dutch ``84,2``."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang is Language.NL else text
 
 
 def percent(value: float | None, lang: Language) -> str:
@@ -138,7 +132,7 @@ def stats_card(stats: PlayerStats, name: str, names: dict[int, str], lang: Langu
         title=t("stats.title", lang, name=name), figures=figures, rating_caption=t("stats.chart.rating", lang),
         ratings=[mu - 3 * sigma for _, mu, sigma in stats.rating_history] if stats.rating_history else [],
         monthly_caption=t("stats.chart.monthly", lang),
-        months=[(month[2:].replace("-", "/"), value) for month, value, _ in stats.monthly],
+        months=[(month_label(month, lang), value) for month, value, _ in stats.monthly],
         empty=t("stats.chart.empty", lang))
 
 

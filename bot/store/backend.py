@@ -280,6 +280,15 @@ def _retrieve(future: asyncio.Future[None]) -> None:
         future.exception()
 
 
+def _probe(path: Path) -> None:
+    """Raise sqlite3's error for a path that is not a usable database (a folder, another kind of file)."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA schema_version").fetchone()
+    finally:
+        connection.close()
+
+
 class SqliteConnection(Connection):
     """One aiosqlite connection in WAL mode for the whole process, with group commit.
 
@@ -314,20 +323,28 @@ class SqliteConnection(Connection):
 
     @classmethod
     async def open(cls, path: Path) -> SqliteConnection:
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+        # Checked with a plain connection first: aiosqlite's thread, when its connect fails, reports to the event
+        # loop after it may have closed ("Event loop is closed"), and a connection opened on a file that is not a
+        # database would keep the process alive unless closed.
+        await asyncio.to_thread(_probe, path)
         # isolation_level None: we write BEGIN/COMMIT ourselves, so a migration is one transaction.
         db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        mode = await (await db.execute("PRAGMA journal_mode=WAL")).fetchone()
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
         reader = None
-        if str(path) != ":memory:" and mode is not None and str(mode[0]).lower() == "wal":
-            reader = await aiosqlite.connect(path, isolation_level=None)
-            reader.row_factory = aiosqlite.Row
-            await reader.execute("PRAGMA query_only=ON")  # a write sent here by mistake fails, never lands
-            await reader.execute("PRAGMA busy_timeout=5000")
+        try:
+            db.row_factory = aiosqlite.Row
+            mode = await (await db.execute("PRAGMA journal_mode=WAL")).fetchone()
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            if str(path) != ":memory:" and mode is not None and str(mode[0]).lower() == "wal":
+                reader = await aiosqlite.connect(path, isolation_level=None)
+                reader.row_factory = aiosqlite.Row
+                await reader.execute("PRAGMA query_only=ON")  # a write sent here by mistake fails, never lands
+                await reader.execute("PRAGMA busy_timeout=5000")
+        except BaseException:
+            for connection in (reader, db):
+                if connection is not None:
+                    await connection.close()
+            raise
         return cls(db, path, reader)
 
     async def _fetch(self, sql: str, parameters: Sequence[Any]) -> Cursor:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import textwrap
 from collections.abc import Callable
 from itertools import groupby
 
@@ -64,6 +65,7 @@ from engine.view import SeatView, seat_view
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
 HUMAN = Seat.S
+TERMINAL_WIDTH = 80  # the long lines (welcome, status) are folded to fit
 
 QUIT_WORDS = ("q", "quit", "exit", "stop", "stoppen")
 CLAIM_WORDS = ("r", "roem")
@@ -118,6 +120,11 @@ class TerminalGame:
         """A terminal text (``terminal.<key>``) of the catalog in the table's language."""
         return t(f"terminal.{key}", self.lang, **params)
 
+    def say_wrapped(self, text: str) -> None:
+        """A line that may run long, folded to fit an 80-column terminal."""
+        for line in textwrap.wrap(text, TERMINAL_WIDTH, subsequent_indent="  ", break_on_hyphens=False):
+            self.say(line)
+
     def seat_name(self, seat: Seat) -> str:
         if seat is HUMAN and not self.auto:
             return self.text("you")
@@ -148,12 +155,13 @@ class TerminalGame:
     # ----------------------------------------------------------------- the match
 
     def run(self) -> int:
-        rules = settings_line(self.rules, self.lang) + "."
         if self.auto:
-            self.say(self.text("auto", level=self.level_name(self.level), rules=rules))
+            rules = settings_line(self.rules, self.lang) + "."
+            self.say_wrapped(self.text("auto", level=self.level_name(self.level), rules=rules))
         else:
-            self.say(self.text("welcome", rules=rules))
-            self.say(self.text("help"))
+            self.say_wrapped(self.text("welcome", rules=settings_line(self.rules, self.lang, ai=self.level,
+                                                                      forced=True) + "."))
+            self.say_wrapped(self.text("help"))
         self.make_players()
         game = self.game
         while game.phase is not Phase.OVER:
@@ -179,11 +187,10 @@ class TerminalGame:
             return self.ask_claim("claim_prompt_last", decline=True)
         view = seat_view(game, HUMAN)
         bidding = view.phase is Phase.BIDDING
-        if bidding:
+        if bidding:  # the turned suit was said when it was turned
             if not view.bids and view.elder is not None:
-                self.say(self.about("terminal.first_call", view.elder))
-            if view.turned:
-                self.say(t("bid.turned", self.lang, suit=self.suit_name(view.turned[-1])))
+                first = "terminal.first_call_turned" if view.turned else "terminal.first_call"
+                self.say(self.about(first, view.elder))
         else:
             self.show_status(view)
         numbered = self.show_hand(view)
@@ -247,15 +254,14 @@ class TerminalGame:
 
     def show_hint(self, view: SeatView) -> None:
         result = hint(view, self.hint_player)
-        self.say(self.text("hint", text=hint_text(result, self.lang)))
+        self.say_wrapped(self.text("hint", text=hint_text(result, self.lang)))
 
     def show_status(self, view: SeatView) -> None:
         """Trump and its player, the trick, this hand's points and roem, and the match so far."""
         assert view.trump is not None and view.player is not None
         ns, ew = view.points[0] + view.roem[0], view.points[1] + view.roem[1]
-        self.say(self.about("terminal.status", view.player, trump=self.suit_name(view.trump),
-                            n=view.trick_number + 1, score=self.score(ns, ew),
-                            total=self.score(view.totals[0], view.totals[1])))
+        self.say(self.about("terminal.status", view.player, trump=self.suit_name(view.trump), n=view.trick_number + 1))
+        self.say(self.text("status_score", score=self.score(ns, ew), total=self.score(view.totals[0], view.totals[1])))
         if view.trick_plays:
             cards = ", ".join(f"{self.seat_name(s)} {card_text(c, self.lang)}" for s, c in view.trick_plays)
             self.say(self.text("table", cards=cards))
@@ -345,7 +351,9 @@ class TerminalGame:
             length = self.rules.length.hands
             of = f"/{length}" if length is not None else ""
             self.say("")
-            self.say(self.text("hand", n=event.hand + 1, of=of, dealer=self.seat_name(event.dealer)))
+            dealer = (self.text("you_in_sentence") if event.dealer is HUMAN and not self.auto
+                      else self.seat_name(event.dealer))
+            self.say(self.text("hand", n=event.hand + 1, of=of, dealer=dealer))
             if self.auto:
                 for seat in SEATS:
                     cards = sort_cards(self.game.cards_in_hand(seat), None)
@@ -397,7 +405,7 @@ class TerminalGame:
         neutral = self.auto
         for line in score_sheet(self.game.results, self.lang, neutral=neutral):
             self.say(line)
-        self.say(sheet_legend(self.lang, neutral=neutral))
+        self.say_wrapped(sheet_legend(self.lang, neutral=neutral))
 
     def write_record(self, path: str) -> None:
         """The match so far as one klaverjas-record/1 line (``klaverjas score`` reads it)."""
@@ -440,7 +448,7 @@ def score_sheet(results: list[HandResult], lang: str = Language.EN, *, neutral: 
         if result.pit is not None:
             marks.append(f"{t('label.pit', lang).lower()} ({ns_team if result.pit is Team.NS else ew_team})")
         star = "*" if result.playing is Team.NS else " "
-        lines.append(f"  {result.hand + 1:>5}{star} {cells[0]}  {cells[1]}  {' '.join(marks)}".rstrip())
+        lines.append(f"  {result.hand + 1:>5}{star}  {cells[0]}  {cells[1]}  {' '.join(marks)}".rstrip())
     lines.append(f"  {t('label.total', lang).lower():>6}  {totals[0]:>11}  {totals[1]:>11}")
     return lines
 

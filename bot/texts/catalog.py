@@ -13,7 +13,7 @@ from typing import Any
 from bot.texts.language import Language
 from engine import rulebook
 from engine.actions import Call, Choice, Claim, Decline
-from engine.ai.hints import Hint
+from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
@@ -518,8 +518,10 @@ TEXTS.update({
 # ------------------------------------------------------------------ the terminal (``klaverjas play``)
 
 TEXTS.update({
-    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. {rules}",
-                         "Klaverjassen: jij zit Zuid; Noord is je maat. {rules}"),
+    "terminal.welcome": ("Klaverjas: you sit South; North is your partner. On the score sheet Wij (we) are you and "
+                         "North, Zij (they) East and West. {rules}",
+                         "Klaverjassen: jij zit Zuid; Noord is je maat. Wij zijn jij en Noord, Zij Oost en West. "
+                         "{rules}"),
     "terminal.auto": ("Klaverjas: four AI players ({level}). {rules}",
                       "Klaverjassen: vier AI-spelers ({level}). {rules}"),
     "terminal.help": ("Type a number or a card (JH, 10h, QS) to play; pass, play or a suit (C D H S, hearts) to bid; "
@@ -533,6 +535,11 @@ TEXTS.update({
     "terminal.seat_line": ("{seat}: {text}", "{seat}: {text}"),
     "terminal.first_call": ("{name} bids first.", "{name} begint met troef kiezen."),
     "terminal.first_call_you": ("{name} bid first.", "{name} begint met troef kiezen."),
+    "terminal.first_call_turned": ("{name} speaks first: play or pass on the turned suit.",
+                                   "{name} mag eerst: spelen of passen op de gedraaide kleur."),
+    "terminal.first_call_turned_you": ("{name} speak first: play or pass on the turned suit.",
+                                       "{name} mag eerst: spelen of passen op de gedraaide kleur."),
+    "terminal.you_in_sentence": ("you", "jij"),
     "terminal.trump": ("{name} plays {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
     "terminal.trump_you": ("{name} play {suit} as trump{forced}.", "{name} speelt {suit} als troef{forced}."),
     "terminal.forced": (" (forced)", " (verplicht)"),
@@ -545,10 +552,9 @@ TEXTS.update({
                                    "Je stuk is gespeeld: r om het te melden, Enter om door te spelen: "),
     "terminal.claim_prompt_last": ("Last trick: r to claim roem, Enter to settle the hand: ",
                                    "Laatste slag: r om roem te melden, Enter om de ronde af te rekenen: "),
-    "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8 · this hand: {score} · match: {total}",
-                        "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
-    "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8 · this hand: {score} · match: {total}",
-                            "Troef {trump} ({name} speelt) · slag {n}/8 · deze ronde: {score} · totaal: {total}"),
+    "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8", "Troef {trump} ({name} speelt) · slag {n}/8"),
+    "terminal.status_you": ("Trump {trump} ({name} play) · trick {n}/8", "Troef {trump} ({name} speelt) · slag {n}/8"),
+    "terminal.status_score": ("This hand: {score} · match: {total}", "Deze ronde: {score} · totaal: {total}"),
     "terminal.score": ("{ns_team} {ns} – {ew_team} {ew}", "{ns_team} {ns} – {ew_team} {ew}"),
     "terminal.call_prompt": ("Your call {choices}: ", "Jouw keuze {choices}: "),
     "terminal.card_prompt": ("Your card (number or card) [{numbers}]: ", "Jouw kaart (nummer of kaart) [{numbers}]: "),
@@ -617,6 +623,10 @@ TEXTS.update({
                       "je hebt {hand}: sterk genoeg om op {suit} te spelen"),
     "hint.bid_pass": ("the {suit} suit is your best, with {hand}; too weak to play",
                       "{suit} is je beste kleur, met {hand}; te zwak om te spelen"),
+    "hint.bid_play_turned": ("the turned {suit} suit: you hold {hand}, strong enough to play it",
+                             "de gedraaide kleur {suit}: je hebt {hand}, sterk genoeg om te spelen"),
+    "hint.bid_pass_turned": ("the turned {suit} suit: you hold {hand}, too weak to play it",
+                             "de gedraaide kleur {suit}: je hebt {hand}, te zwak om te spelen"),
     "hint.bid_forced": ("you must choose trump: the {suit} suit is your best ({hand})",
                         "je moet troef kiezen: {suit} is je beste kleur ({hand})"),
     "hint.pull_trumps": ("your team plays: lead trump to pull the opponents' trumps",
@@ -636,24 +646,22 @@ TEXTS.update({
                          "{head} van je maat wint; een plaatje zegt dat je geen hoge {suit} hebt (afseinen)"),
     "hint.keep_trumps": ("partner's {head} wins: no need to trump it; keep your trumps",
                          "{head} van je maat wint: niet introeven, bewaar je troeven"),
-    "hint.discard": ("partner's {head} wins; throw {card}", "{head} van je maat wint; gooi {card} bij"),
+    "hint.discard": ("partner's {head} wins; discard a card you can spare",
+                     "{head} van je maat wint; gooi een kaart bij die je kunt missen"),
     "hint.follow_trump": ("partner's {head} wins; follow with your cheapest trump",
                           "{head} van je maat wint; beken met je goedkoopste troef"),
-    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply with {card}",
-                          "{head} van je maat wint; beken goedkoop met {card}"),
+    "hint.follow_cheap": ("partner's {head} wins; follow suit cheaply", "{head} van je maat wint; beken goedkoop"),
     "hint.overtake": ("you take over partner's trick with {card}", "je neemt de slag van je maat over met {card}"),
     "hint.win": ("{card} beats {head} and takes the trick", "{card} slaat {head} en haalt de slag"),
     "hint.trump_in": ("you have no {led}: trump in with {card}", "je hebt geen {led}: troef in met {card}"),
-    "hint.duck": ("you cannot take this trick safely: play your cheapest card, {card}",
-                  "deze slag haal je niet veilig: gooi je goedkoopste kaart, {card}"),
-    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap: {card}",
-                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop: {card}"),
-    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten; play {card}",
-                           "{head} van je maat ligt voor maar kan nog geslagen worden; speel {card}"),
+    "hint.duck": ("you cannot take this trick safely: play your cheapest card",
+                  "deze slag haal je niet veilig: gooi je goedkoopste kaart"),
+    "hint.duck_partner": ("partner's {head} is ahead but can still be beaten; play cheap",
+                          "{head} van je maat ligt voor maar kan nog geslagen worden; gooi goedkoop"),
+    "hint.partner_ahead": ("partner's {head} is ahead but can still be beaten",
+                           "{head} van je maat ligt voor maar kan nog geslagen worden"),
     "hint.beat": ("{card} beats {head}, but an opponent still to play may go higher",
                   "{card} slaat {head}, maar een tegenstander na je kan nog hoger gaan"),
-    "hint.lead": ("lead {card}", "kom uit met {card}"),
-    "hint.follow": ("play {card}", "speel {card}"),
     "hint.claim": ("your team is owed {points} roem for the last trick: claim it",
                    "jullie hebben {points} roem in de laatste slag: meld die"),
     "hint.claim_nothing": ("a claim scores nothing now", "melden levert nu niets op"),
@@ -693,8 +701,8 @@ TEXTS.update({
     "stats.tournaments": ("Tournaments: {played}", "Toernooien: {played}"),
     "stats.tournaments_best": ("Tournaments: {played} · best placing {place} of {field}",
                                "Toernooien: {played} · beste plaats {place} van {field}"),
-    "stats.partner": ("Partner most often: {partner}, {matches} matches ({won} won, {drawn} drawn, {lost} lost)",
-                      "Vaakst je maat: {partner}, {matches} partijen ({won} gewonnen, {drawn} gelijk, "
+    "stats.partner": ("Partner most often: {partner}, {matches:match|matches} ({won} won, {drawn} drawn, {lost} lost)",
+                      "Vaakst je maat: {partner}, {matches:partij|partijen} ({won} gewonnen, {drawn} gelijk, "
                       "{lost} verloren)"),
     "stats.trump": ("Favourite trump: {suit}", "Favoriete troef: {suit}"),
     "stats.none": ("{name} has not played a match yet.", "{name} heeft nog geen partij gespeeld."),
@@ -724,7 +732,7 @@ TEXTS.update({
     "stats.label.accuracy": ("Accuracy", "Nauwkeurigheid"),
     "stats.label.trump": ("Favourite trump", "Favoriete troef"),
     "stats.label.partner": ("Partner most often", "Vaakst je maat"),
-    "stats.chart.rating": ("Rating over time", "Rating door de tijd"),
+    "stats.chart.rating": ("Rating over time", "Verloop van de rating"),
     "stats.chart.monthly": ("Points per hand by month", "Punten per ronde per maand"),
     "stats.chart.empty": ("Not enough matches yet", "Nog te weinig partijen"),
     # /leaderboard
@@ -735,7 +743,8 @@ TEXTS.update({
     "board.period_all": ("all time", "aller tijden"),
     "board.period_month": ("the last 30 days", "de afgelopen 30 dagen"),
     "board.period_week": ("the last 7 days", "de afgelopen 7 dagen"),
-    "board.line": ("{rank}. {name} — {rating} ({matches} matches)", "{rank}. {name} — {rating} ({matches} partijen)"),
+    "board.line": ("{rank}. {name} — {rating} ({matches:match|matches})",
+                   "{rank}. {name} — {rating} ({matches:partij|partijen})"),
     "board.empty": ("Nobody has {min} rated matches here yet.", "Nog niemand heeft hier {min} partijen met rating."),
     "board.note": ("Ranked by rating minus three times its uncertainty; at least {min} matches to appear.",
                    "Gerangschikt op rating min drie keer de onzekerheid; vanaf {min} partijen."),
@@ -815,6 +824,23 @@ def t(key: str, lang: str = EN, /, **params: Any) -> str:
         return template
 
 
+def number(value: float, lang: str, digits: int = 1) -> str:
+    """A number with ``digits`` decimals as the language writes it: ``84.2``, in Dutch ``84,2``; every text and
+    image that shows a fraction goes through here."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if language(lang) is NL else text
+
+
+MONTH_NAMES = {EN: ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+               NL: ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")}
+
+
+def month_label(month: str, lang: str) -> str:
+    """``2026-12`` as a reader takes it: ``Dec 2026`` / ``dec 2026`` (not 26/12, which reads as a day)."""
+    year, index = month.split("-")[:2]
+    return f"{MONTH_NAMES[language(lang)][int(index) - 1]} {year}"
+
+
 def seat_name(seat: Seat, lang: str) -> str:
     return SEAT_NAMES[language(lang)][seat]
 
@@ -866,21 +892,24 @@ _SEAT_LETTERS = {"N": Seat.N, "E": Seat.E, "O": Seat.E, "S": Seat.S, "Z": Seat.S
 
 
 def parse_card_text(text: str) -> Card | None:
-    """A card as a player types it, in English (``JH``, ``10s``, ``J♥``) or Dutch (``BH``, ``HR``, ``10♠``).
+    """A card as a player types it, in English (``JH``, ``10s``, ``J♥``) or Dutch (``BH``, ``HR``, ``B♣``).
 
     No string means one card in English and another in Dutch (the Dutch rank letters B, V, H and suit
-    letters K, R never meet an English card), so both are tried.
+    letters K, R never meet an English card), so both are tried. A suit symbol belongs to neither language, so
+    its rank may be written in either.
     """
     raw = text.strip().upper().replace(" ", "")
-    for symbol, letter in _SYMBOLS.items():
-        raw = raw.replace(symbol, letter)
     if raw.startswith("10"):
         raw = "T" + raw[2:]
     if len(raw) != 2:
         return None
-    candidates = [raw]
-    if raw[0] in "789TA" + "".join(_NL_RANKS) and raw[1] in _NL_SUITS:
-        candidates.append(_NL_RANKS.get(raw[0], raw[0]) + _NL_SUITS[raw[1]])
+    rank, suit = raw[0], raw[1]
+    if suit in _SYMBOLS:
+        candidates = [rank + _SYMBOLS[suit], _NL_RANKS.get(rank, rank) + _SYMBOLS[suit]]
+    else:
+        candidates = [raw]
+        if rank in "789TA" + "".join(_NL_RANKS) and suit in _NL_SUITS:
+            candidates.append(_NL_RANKS.get(rank, rank) + _NL_SUITS[suit])
     for candidate in candidates:
         try:
             return Card.parse(candidate)
@@ -1029,8 +1058,15 @@ def _hand_words(params: Mapping[str, str], lang: str) -> str:
     return text
 
 
+# The strong player's choices for which no reason can be worded: the hint names the card and says no more (a
+# reason that only repeated the card, "Play 10♠: play 10♠", said nothing).
+UNWORDED_HINTS = frozenset({HintCode.LEAD, HintCode.FOLLOW})
+
+
 def hint_reason(hint: Hint, lang: str) -> str:
     """Why the strong player chooses the hint's action: ``partner's A♠ wins; give your 10♦ (spekken)``."""
+    if hint.code in UNWORDED_HINTS:
+        return ""
     params = hint.params
     values: dict[str, str] = {}
     for name in ("card", "head"):
@@ -1062,8 +1098,9 @@ def hint_action(action: Choice, lang: str) -> str:
 
 
 def hint_text(hint: Hint, lang: str) -> str:
-    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``."""
-    return t("hint", lang, action=hint_action(hint.action, lang), reason=hint_reason(hint, lang))
+    """``Play 10♠: partner's A♠ wins; give your 10♠ (spekken)``; ``Play 10♠`` where no reason can be given."""
+    action, reason = hint_action(hint.action, lang), hint_reason(hint, lang)
+    return t("hint", lang, action=action, reason=reason) if reason else action
 
 
 # The Dutch word of every setting value, by setting; English uses the values themselves (the record's).
@@ -1087,17 +1124,18 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "on deals the player could not tell apart",
                      "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
                      "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
-    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · {decisions} decisions",
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · "
+                      "{decisions:decision|decisions}",
                       "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
-                      "{decisions} beslissingen"),
+                      "{decisions:beslissing|beslissingen}"),
     "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
     "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
     "review.clean": ("No decision cost anything worth mentioning: well played.",
                      "Geen beslissing kostte iets van betekenis: goed gespeeld."),
     "review.where_card": ("hand {hand}, trick {trick}", "ronde {hand}, slag {trick}"),
     "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
-    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points: {reason}",
-                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter: {reason}"),
+    "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
+                       "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
     "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
                     "(roem either team gains counted by half).",
                     "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
@@ -1266,6 +1304,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
                       "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
     "settings.ai": ("AI: {level}", "AI: {level}"),
+    "settings.forced": ("(four passes: the {seat} must play)", "(vier keer gepast: {seat} moet spelen)"),
     "length.hands": ("{hands:hand|hands}", "{hands:ronde|rondes}"),
     "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
@@ -1382,15 +1421,18 @@ def length_text(rules: Rules, lang: str) -> str:
     return t("length.target", lang, target=length.target)
 
 
-def settings_line(rules: Rules, lang: str, ai: str | None = None) -> str:
+def settings_line(rules: Rules, lang: str, ai: str | None = None, *, forced: bool = False) -> str:
     """The table's settings on one line, in ``lang``: ``rotterdam · undertrump forced · vrij · 16 hands · …``;
-    with ``ai``, the AI level at the end."""
+    with ``ai``, the AI level at the end; with ``forced``, who must play after four passes in vrij."""
     def value(key: str, v: str) -> str:
         return setting_value(key, v, lang)
 
+    bidding = value("bidding", rules.bidding.value)
+    if forced and rules.bidding is Bidding.VRIJ:  # who must play after four passes matters only here
+        bidding += " " + t("settings.forced", lang, seat=value("forced", rules.forced.value))
     line = t("settings.line", lang, play=value("play", rules.play.value),
              undertrump=value("undertrump", rules.undertrump_rule.value),
-             bidding=value("bidding", rules.bidding.value), length=length_text(rules, lang),
+             bidding=bidding, length=length_text(rules, lang),
              roem=value("roem", rules.roem.value), stuk=value("stuk", rules.stuk.value))
     if ai is not None:
         line += " · " + t("settings.ai", lang, level=value("ai", ai))

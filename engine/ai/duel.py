@@ -109,8 +109,8 @@ class DuelResult:
             f"(95% interval {low:+.1f} .. {high:+.1f})",
         ]
         for name, side in ((self.a, self.side_a), (self.b, self.side_b)):
-            lines.append(f"  {name}: played {side.play_rate:.1%} of hands (chose {side.chose_rate:.1%}), "
-                         f"nat {side.nat_rate:.1%} of those, pit {side.pit}")
+            lines.append(f"  {name}: played {side.play_rate:.1%} of hands ({side.chose_rate:.1%} by choice, the rest "
+                         f"as the forced seat), nat {side.nat_rate:.1%} of those, pit {side.pit}")
         return "\n".join(lines)
 
 

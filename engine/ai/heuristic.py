@@ -239,8 +239,8 @@ class HeuristicPlayer:
             value = hand_evaluation(hand, suit)
             params = {"suit": suit.letter, **describe_hand(hand, suit)}
             if value >= self.threshold:
-                return Decision(Call.PLAY, "bid_play", params)
-            return Decision(Call.PASS, "bid_pass", params)
+                return Decision(Call.PLAY, "bid_play_turned", params)
+            return Decision(Call.PASS, "bid_pass_turned", params)
         best = max(SUITS, key=lambda s: (hand_evaluation(hand, s), -s))
         value = hand_evaluation(hand, best)
         params = {"suit": best.letter, **describe_hand(hand, best)}

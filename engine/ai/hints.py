@@ -40,6 +40,8 @@ class HintCode(StrEnum):
     BID_PLAY = "bid_play"
     BID_PASS = "bid_pass"
     BID_FORCED = "bid_forced"
+    BID_PLAY_TURNED = "bid_play_turned"  # draaien: play on the turned suit
+    BID_PASS_TURNED = "bid_pass_turned"
     PULL_TRUMPS = "pull_trumps"
     CASH = "cash"
     LEAD_SIGNAL = "lead_signal"
@@ -70,6 +72,11 @@ class HintCode(StrEnum):
 # Reasons that say partner's card wins the trick: only true when no opponent still to play can beat it.
 PARTNER_WINS = frozenset({HintCode.SPEK, HintCode.SPEK_ACE, HintCode.SIGNAL_UP, HintCode.SIGNAL_DOWN,
                           HintCode.KEEP_TRUMPS, HintCode.DISCARD, HintCode.FOLLOW_TRUMP, HintCode.FOLLOW_CHEAP})
+
+
+# Reasons that call the card the cheapest, and what to say instead when a cheaper card is in the hand.
+CHEAPEST = {HintCode.DUCK: HintCode.FOLLOW, HintCode.DUCK_PARTNER: HintCode.PARTNER_AHEAD,
+            HintCode.FOLLOW_CHEAP: HintCode.FOLLOW, HintCode.FOLLOW_TRUMP: HintCode.FOLLOW}
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +134,10 @@ def honest(view: SeatView, decision: Decision) -> Decision:
                                                       if seat.team is not view.team):
             return Decision(action, HintCode.LEAD, {"card": str(action)})
         return decision
+    if reason in CHEAPEST and points(card, k.trump) > min(points(int(c), k.trump) for c in view.legal
+                                                          if isinstance(c, Card)):
+        # "your cheapest card" while a cheaper one is in the hand (kept back for later): say no more than "play".
+        return Decision(action, CHEAPEST[HintCode(reason)], decision.params)
     led = view.trick[0] >> 3
     head = view.trick_head()
     assert head is not None
@@ -224,9 +235,11 @@ def explain(view: SeatView, action: Choice) -> Decision:
 def _explain_call(view: SeatView, action: Choice) -> Decision:
     assert isinstance(action, Call)
     hand = view.hand_mask
-    if action is Call.PLAY or (action is Call.PASS and Call.PLAY in view.legal):
+    if Call.PLAY in view.legal:  # draaien: the call is about the turned suit, not the seat's best one
         suit = view.turned[-1]
-    elif action.suit is not None:
+        params = {"suit": suit.letter, **describe_hand(hand, suit)}
+        return Decision(action, "bid_play_turned" if action is Call.PLAY else "bid_pass_turned", params)
+    if action.suit is not None:
         suit = action.suit
     else:
         suit = max(SUITS, key=lambda s: (hand_evaluation(hand, s), -s))

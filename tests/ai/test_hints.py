@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.texts.catalog import hint_reason, hint_text
-from engine.actions import Call, Claim, Deal, Decline
+from bot.texts.catalog import card_text, hint_reason, hint_text
+from engine.actions import Call, Claim, Deal, Decline, TurnUp
 from engine.ai.heuristic import Decision, HeuristicPlayer
-from engine.ai.hints import Hint, HintCode, explain, hint, honest, render
+from engine.ai.hints import Hint, HintCode, explain, hint, honest, reason, render
 from engine.ai.players import RandomPlayer
 from engine.cards import DECK, Card, Seat, Suit, parse_cards
 from engine.game import Game, Phase
@@ -148,3 +148,38 @@ def test_claim_phase_hint_says_what_the_claim_is_worth() -> None:
     assert "100" in hint_reason(result, "en") and "100" in hint_reason(result, "nl")
     assert hint_text(result, "nl").startswith("Roem!: ")
     assert explain(seat_view(game, Seat.S), Decline(Seat.S)).reason == "decline_owed"
+
+
+def test_under_draaien_the_call_is_about_the_turned_suit_not_the_best_one() -> None:
+    hand = parse_cards("JD 9D AD TD 7C 8H 9S 7S")  # strong in diamonds; clubs are turned
+    rest = [c for c in DECK if c not in hand]
+    game = Game(Rules().with_changes(bidding="draaien"))
+    game.apply(Deal.from_cards(Seat.E, {Seat.S: hand, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
+    game.apply(TurnUp(Suit.C))
+    view = seat_view(game, Seat.S)
+    for action in (Call.PASS, Call.PLAY):  # the heuristic's own reason and one read off the situation
+        result = reason(view, action)
+        assert result.params["suit"] == "C"
+        assert "turned club suit" in hint_reason(result, "en") and "gedraaide kleur klaver:" in hint_reason(result,
+                                                                                                            "nl")
+        assert "best" not in hint_reason(result, "en") and "beste" not in hint_reason(result, "nl")
+
+
+def test_a_card_is_called_the_cheapest_only_when_no_cheaper_one_is_in_the_hand() -> None:
+    # East leads the ace of clubs; South holds the jack and the seven of clubs and cannot win the trick.
+    game = position({Seat.E: "AC", Seat.S: "JC 7C 8H 9H TH KH QS KS"}, Suit.D, elder=Seat.E, plays="AC")
+    view = seat_view(game, Seat.S)
+    assert reason(view, Card.C7).code is HintCode.DUCK
+    kept_back = reason(view, Card.CJ)
+    assert kept_back.code is HintCode.FOLLOW
+    assert hint_text(kept_back, "en") == "Play J♣" and hint_text(kept_back, "nl") == "Speel B♣"  # nothing false
+
+
+def test_no_reason_repeats_the_card() -> None:
+    game = position({Seat.S: "JC 7C 8H 9H TH KH QS KS"}, Suit.D, elder=Seat.S)
+    view = seat_view(game, Seat.S)
+    for card in (c for c in view.legal if isinstance(c, Card)):
+        result = reason(view, card)
+        for lang in ("en", "nl"):
+            words = hint_reason(result, lang)
+            assert words == "" or card_text(card, lang) not in words.split(":")[0].split()[-1:], words

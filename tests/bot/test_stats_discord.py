@@ -12,10 +12,10 @@ import pytest
 from harness import CHANNEL_ID, EPHEMERAL, GUILD_ID, Harness, Request, StoredMessage, User
 from test_stats import ANNA, DORA, THREAD, scripted_match
 
-from bot.discord_app.stats_messages import stats_text
+from bot.discord_app.stats_messages import stats_card, stats_text
 from bot.stats import ratings
 from bot.stats.facts import human_key
-from bot.stats.figures import PlayerStats
+from bot.stats.figures import PartnerRecord, PlayerStats
 from bot.texts.language import Language
 
 ANNA_EN = User(ANNA, "Anna")
@@ -219,3 +219,16 @@ def test_stats_show_accuracy_over_the_last_reviewed_matches(lang: str, expected:
     assert expected in stats_text(stats, "Anna", Language(lang))
     one = PlayerStats("u:1", accuracy=0.6, accuracy_recent=(0.6,))
     assert "(" not in next(x for x in stats_text(one, "Anna", Language(lang)).splitlines() if "60%" in x)
+
+
+@pytest.mark.parametrize(("lang", "month", "partner"), [
+    ("en", "Dec 2026", "Partner most often: <@2>, 1 match (1 won, 0 drawn, 0 lost)"),
+    ("nl", "dec 2026", "Vaakst je maat: <@2>, 1 partij (1 gewonnen, 0 gelijk, ")])
+def test_one_match_reads_in_the_singular_with_month_names_and_the_first_rating_point(
+        lang: str, month: str, partner: str) -> None:
+    stats = PlayerStats("u:1", won=1, partner=PartnerRecord("u:2", 1, 1, 0, 0),
+                        rating_history=[("2026-12-01T20:00:00.000Z", 25.0, 8.0)], monthly=[("2026-12", 84.25, 16)])
+    card = stats_card(stats, "Anna", {2: "Bert"}, Language(lang))
+    assert [label for label, _ in card.months] == [month]  # "26/12" read as the 26th of December
+    assert card.ratings == [1.0]  # one point, drawn as a point rather than "not enough matches"
+    assert partner in stats_text(stats, "Anna", Language(lang))

@@ -7,6 +7,7 @@ import http.server
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ import pytest
 
 from bot.discord_app.config import ConfigError, load_config
 from bot.discord_app.main import run_bot
+from bot.store.backend import SqliteConnection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,13 +102,54 @@ def test_a_rejected_token_is_one_message_and_status_1(bot_env: Path, refusing_di
     assert "Traceback" not in err
 
 
-def test_a_database_that_cannot_be_opened(bot_env: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def run_bot_process(folder: Path, db: str) -> subprocess.CompletedProcess[str]:
+    """`klaverjas bot` in a process of its own, Discord out of reach: a bot that never ends fails the timeout."""
+    script = ("import sys, discord.http\n"
+              f"discord.http.Route.BASE = 'http://127.0.0.1:{closed_port()}/api/v10'\n"
+              "from bot.cli.main import main\n"
+              "sys.exit(main(['bot']))\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=folder,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "KLAVERJAS_DB": db}, timeout=60, check=False)
+
+
+def test_a_database_that_cannot_be_opened(bot_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file that is not a database: one line and status 1, and the process ends (it used to hang)."""
+    (bot_env / "hello.db").write_text("hello")
+    run = run_bot_process(bot_env, str(bot_env / "hello.db"))
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == (f"klaverjas bot: cannot open the database {bot_env / 'hello.db'}: file is "
+                                           "not a database. Set KLAVERJAS_DB to a file in a folder you can write to.")
+
+
+@pytest.mark.parametrize(("where", "problem"), [
+    ("folder", "{db} is a folder; give a file in it, for example {db}/klaverjas.sqlite3"),
+    ("a-file/bot.sqlite3", "{parent} is a file, not a folder"),
+    ("missing/dir/bot.sqlite3", "the folder {parent} does not exist; create it first or choose a file in another "
+                                "folder")])
+def test_a_database_path_that_cannot_hold_one_is_refused_before_anything(
+        bot_env: Path, capsys: pytest.CaptureFixture[str], where: str, problem: str) -> None:
+    (bot_env / "folder").mkdir()
     (bot_env / "a-file").write_text("")
-    monkeypatch.setenv("KLAVERJAS_DB", str(bot_env / "a-file" / "bot.sqlite3"))
-    assert run_bot() == 1
-    err = capsys.readouterr().err
-    assert f"cannot open the database {bot_env / 'a-file' / 'bot.sqlite3'}" in err and "KLAVERJAS_DB" in err
+    db = bot_env / where
+    run = run_bot_process(bot_env, str(db))
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip() == "klaverjas bot: KLAVERJAS_DB: " + problem.format(db=db, parent=db.parent)
+    assert not (bot_env / "missing").exists()  # no folder made on the way
+
+
+async def test_opening_a_folder_as_a_database_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """aiosqlite's thread, when its connect failed, reported to an event loop that may have closed ("Event loop
+    is closed" about one run in three): the path is checked before that thread starts."""
+    def sqlite_threads() -> int:
+        return sum("connection_worker" in thread.name for thread in threading.enumerate())
+
+    before = sqlite_threads()
+    with pytest.raises(sqlite3.OperationalError, match="unable to open database file"):
+        await SqliteConnection.open(tmp_path)
+    (tmp_path / "hello.db").write_text("hello")
+    with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
+        await SqliteConnection.open(tmp_path / "hello.db")
+    assert sqlite_threads() == before
 
 
 def test_an_unreachable_postgresql_database_is_one_message_without_its_password(

@@ -89,7 +89,15 @@ def test_dutch_words_make_the_engines_rules() -> None:
     (["duel", "heuristic", "random", "--bidding", "x"], "--bidding"),
     (["duel", "genius", "random"], "A"),
     (["bench", "engine", "--seconds", "-1"], "--seconds"),
-    (["bench", "disk"], "what"),
+    (["bench", "load", "--discord-delay-ms", "-1"], "--discord-delay-ms"),
+    (["bench", "load", "--think-ms", "-5"], "--think-ms"),
+    (["bench", "load", "--ramp-seconds", "-5"], "--ramp-seconds"),
+    (["bench", "load", "--ramp-seconds", "inf"], "--ramp-seconds"),
+    (["bench", "engine", "--tables", "3"], "--tables"),
+    (["bench", "review", "--db", "x.db"], "--db"),
+    (["bench", "stats", "--hands", "3"], "--hands"),
+    (["bench", "load", "--seconds", "3"], "--seconds"),
+    (["bench", "disk"], "BENCHMARK"),
 ])
 def test_a_bad_value_names_its_option(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
     err = refused(capsys, *argv)
@@ -166,3 +174,41 @@ def test_ctrl_c_is_status_130_without_a_traceback(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(cli_main, "dispatch", interrupted)
     assert main(["score"]) == 130
+
+
+def test_render_needs_a_folder_name(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["render", "--out", ""]) == 2
+    assert capsys.readouterr().err == "klaverjas render: --out: give a folder name (it is made if missing)\n"
+    assert list(tmp_path.iterdir()) == []  # no image written into the current folder
+
+
+@pytest.mark.parametrize("what", ["load", "stats"])
+def test_bench_db_must_be_a_new_file_in_a_folder_that_exists(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             what: str) -> None:
+    assert main(["bench", what, "--db", str(tmp_path / "missing" / "k.sqlite3")]) == 2
+    assert capsys.readouterr().err == (f"klaverjas bench: --db: the folder {tmp_path / 'missing'} does not exist; "
+                                       "create it first or choose a file in another folder\n")
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize(("where", "problem"), [
+    ("missing/x.jsonl", "the folder {path.parent} does not exist"),
+    (".", "it is a folder; give a file name")])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_first_deal(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, problem: str) -> None:
+    path = tmp_path / where
+    assert main(["play", "--record", str(path), "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was dealt
+    assert err == f"klaverjas play: --record {path}: {problem.format(path=path)}\n"
+
+
+@pytest.mark.parametrize("command", ["play", "duel heuristic random", "bench engine", "score", "render --out x",
+                                     "bot"])
+def test_an_unknown_option_shows_the_commands_own_usage(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    err = refused(capsys, *command.split(), "--bogus")
+    name = command.split()[0]
+    assert err.startswith(f"usage: klaverjas {name} ")
+    assert f"klaverjas {name}: error: unrecognized arguments: --bogus" in err

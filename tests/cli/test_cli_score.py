@@ -4,6 +4,8 @@ order mark and Windows line ends are fine; a line that is not a record says one 
 from __future__ import annotations
 
 import json
+import os
+import pty
 import random
 import subprocess
 import sys
@@ -111,3 +113,17 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     reader.wait(timeout=60)
     assert json.loads(first)["ok"] is False
     assert b"Traceback" not in err and b"Exception ignored" not in err
+
+
+def test_no_file_on_a_terminal_says_it_reads_standard_input() -> None:
+    """Run in a pseudo-terminal: without the note, `klaverjas score` would wait there without a word."""
+    main_fd, terminal = pty.openpty()
+    run = subprocess.Popen([sys.executable, "-m", "bot.cli.main", "score"], stdin=terminal, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.write(main_fd, b"\x04")  # Ctrl-D: the end of the input
+    _, err = run.communicate(timeout=60)
+    os.close(main_fd)
+    os.close(terminal)
+    assert err.decode().startswith("klaverjas score: reading records from standard input")
+    assert run.returncode == 0  # no record, none invalid
+    assert score(stdin=b"").stderr == b""  # from a pipe or a file: no note

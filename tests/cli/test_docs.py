@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +172,14 @@ def test_every_setting_is_listed_with_its_default_and_its_command_line_words() -
 
 
 def test_the_readme_links_the_documents_and_nothing_outside_the_repository() -> None:
-    assert "shared/" not in README
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    pointing_out = []
+    for name in tracked.splitlines():
+        path = ROOT / name
+        if path.suffix not in {".png", ".ttf"} and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            pointing_out += [name for line in text.splitlines() if re.search(r"(^|[\s(`'\"])(\.\./)*shared/", line)]
+    assert pointing_out == [], "these files point at the shared folder, which is not part of the repository"
     for target in ("engine/docs/rules.md", "engine/docs/record-format.md"):
         assert f"]({target})" in README
         assert (ROOT / target).is_file()
@@ -181,3 +189,41 @@ def test_the_readme_lists_every_bot_variable_and_the_turn_time_minimum() -> None
     for variable in VARIABLES:
         assert f"`{variable.name}`" in README
     assert f"at least {MIN_TURN_TIME:g} seconds" in README
+
+
+def code_blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.DOTALL)
+
+
+def make_targets_that_do_something() -> set[str]:
+    """The Makefile's targets with a recipe or with prerequisites (a name in .PHONY alone does nothing)."""
+    lines = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+    return {match.group(1) for line, after in zip(lines, [*lines[1:], ""], strict=True)
+            if (match := re.match(r"([a-z][\w-]*):(.*)", line)) and (match.group(2).strip() or after.startswith("\t"))}
+
+
+def test_every_python_block_in_the_readme_runs() -> None:
+    blocks = code_blocks("python")
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})  # an example that fails raises here
+
+
+def test_every_command_in_the_readme_blocks_exists() -> None:
+    """Each `make` target has a recipe, and each klaverjas command line is one the parser takes."""
+    from bot.cli.main import build_parser
+
+    lines = [line.split("#")[0].strip() for block in code_blocks("sh") for line in block.splitlines()]
+    lines += [line.removeprefix("ExecStart=") for block in code_blocks("ini") for line in block.splitlines()
+              if line.startswith("ExecStart=")]
+    targets = make_targets_that_do_something()
+    commands = 0
+    for line in filter(None, lines):
+        words_ = line.replace("%i", "0-3").split()
+        if words_[0] == "make":
+            assert words_[1] in targets, line
+        else:
+            assert words_[0].endswith("klaverjas"), line
+            build_parser().parse_args(words_[1:])  # exits (status 2) on a command it does not take
+        commands += 1
+    assert commands >= 4

@@ -1,9 +1,10 @@
 """An independent referee for `klaverjas score`.
 
-Written from ../shared/spec/rules.md and ../shared/spec/record-format.md only, deliberately simple and
-sharing no code with engine/: cards are two-character strings ("JH"), seats are "N", "E", "S", "W",
-teams "NS" and "EW". `score_line(text)` returns the dict that `klaverjas score` prints for one input
-line; `score_record(obj)` does the same for an already-parsed JSON value.
+Written from the project's rule specification and record format only (which engine/docs/rules.md and
+engine/docs/record-format.md restate), deliberately simple and sharing no code with engine/: cards are
+two-character strings ("JH"), seats are "N", "E", "S", "W", teams "NS" and "EW". `score_line(text)` returns
+the dict that `klaverjas score` prints for one input line; `score_record(obj)` does the same for an
+already-parsed JSON value.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from rendering.images import (
     sort_cards,
     suit_order,
 )
-from rendering.theme import Theme, theme_from
+from rendering.theme import FELTS, Theme, theme_from
 
 
 def decode(data: bytes) -> Image.Image:
@@ -342,3 +342,26 @@ def test_felt_colour_is_the_background(felt: str) -> None:
     got = img.getpixel((2, 2))
     assert isinstance(got, tuple)
     assert all(abs(a - b) <= 3 for a, b in zip(got, theme.felt_rgb, strict=True))
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG's contrast ratio of two sRGB colours."""
+    def luminance_of(colour: tuple[int, ...]) -> float:
+        linear = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in (c / 255 for c in colour[:3])]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance_of(a), luminance_of(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("felt", sorted(FELTS))
+def test_the_numbers_under_unplayable_cards_stay_readable(felt: str) -> None:
+    """WCAG asks 4.5:1 for text; the number under a dimmed card is the one way to type it in the terminal."""
+    view = fixed_view()  # legal: S8 and ST
+    theme = theme_from(felt, False, EN)
+    img = decode(render_hand(view, theme=theme)).convert("RGB")
+    background = theme.felt_rgb
+    for card, (x, y) in zip(hand_order(view), hand_card_boxes(len(view.hand)), strict=True):
+        strip = img.crop((x, y + CARD_H + 18, x + CARD_W, hand_size()[1]))
+        ink = max(strip.getdata(), key=lambda colour: contrast(colour, background))
+        assert contrast(ink, background) >= 4.5, (card, felt, ink)

@@ -180,7 +180,7 @@ def test_english_grammar_for_the_player_at_the_keyboard() -> None:
     assert code == 0
     assert "You plays" not in text and "You wins" not in text and "You is" not in text
     assert re.search(r"You play [♣♦♥♠] \(\w+\) as trump", text) and "You bid first." in text
-    assert re.search(r"Trump [♣♦♥♠] \(\w+\) \((You play|\w+ plays)\) · trick \d/8 · this hand: Wij \d+ – Zij \d+ · "
+    assert re.search(r"Trump [♣♦♥♠] \(\w+\) \((You play|\w+ plays)\) · trick \d/8\nThis hand: Wij \d+ – Zij \d+ · "
                      r"match: Wij \d+ – Zij \d+", text)
     hand = HandResult(0, Seat.N, Suit.H, Seat.S, (60, 102), (0, 0), None, True, (0, 162))
     said: list[str] = []
@@ -247,3 +247,36 @@ def test_the_last_tricks_roem_is_asked_before_the_hand_is_settled_once() -> None
         settled = [line.split(":")[0] for line in out if re.match(r"Hand \d+: ", line)]
         assert code == 0 and asked
         assert len(settled) == len(set(settled)) == 8, settled  # every hand settled exactly once
+
+
+def test_every_line_fits_80_columns_and_says_each_thing_once() -> None:
+    for lang, bidding in (("en", "draaien"), ("nl", "draaien"), ("en", "vrij")):
+        code, out = run(Script(claim=""), "--length", "4", "--bidding", bidding, "--lang", lang, "--forced", "dealer",
+                        "--hint")
+        lines = "\n".join(out).splitlines()
+        assert code == 0
+        assert [line for line in lines if len(line) > 80] == [], lang
+        welcome = " ".join(line.strip() for line in lines[:4])  # folded at 80 columns
+        assert "AI: normal" in welcome or "AI: normaal" in welcome
+        if bidding == "draaien":  # each turned card is said once, not again at the player's call
+            turned = [n for n, line in enumerate(lines) if line.startswith(("Turned:", "Gedraaid:"))]
+            assert turned
+            assert not any(lines[n] in lines[n + 1:n + 4] for n in turned)
+        else:
+            assert "four passes: the dealer must play" in welcome
+        if lang == "nl":
+            assert "troef kiezen" not in "\n".join(lines)  # under draaien nobody chooses a suit
+            assert not [line for line in lines if ", deler: Jij." in line]  # "deler: jij" mid-sentence
+        else:
+            assert "Wij (we) are" in welcome  # the English player is told what Wij and Zij are
+
+
+def test_the_score_sheet_rows_line_up_under_the_header() -> None:
+    hands = [HandResult(0, Seat.N, Suit.H, Seat.S, (60, 102), (20, 0), None, True, (0, 182)),
+             HandResult(1, Seat.E, Suit.C, Seat.E, (100, 62), (0, 0), None, False, (100, 62))]
+    header, *rows = score_sheet(hands)[1:]
+    columns = [header.index("Wij") + len("Wij"), header.index("Zij") + len("Zij")]
+    for line in rows:  # each team's figure (and its roem in brackets) ends under the team's name
+        figures = re.findall(r" +(\d+(?: \(\d+\))?)", line[7:])[:2]
+        ends = [line.index(figure, 7) + len(figure) for figure in figures]
+        assert ends == columns, (line, header)

@@ -10,8 +10,10 @@ import pytest
 
 from bot.tables.errors import ServiceErrorCode
 from bot.texts.catalog import (
+    RANKS,
     SETTING_WORDS_NL,
     TEXTS,
+    UNWORDED_HINTS,
     card_text,
     error_text,
     explain_rules,
@@ -24,6 +26,7 @@ from bot.texts.catalog import (
     roem_text,
     setting_value,
     settings_line,
+    suit_letter,
     t,
     team_word,
 )
@@ -95,7 +98,7 @@ def test_engine_refusal_names_cards_and_suits_as_a_player_reads_them() -> None:
 
 @pytest.mark.parametrize("code", list(HintCode), ids=str)
 def test_every_hint_code_has_a_text(code: HintCode) -> None:
-    assert f"hint.{code.value}" in TEXTS
+    assert (f"hint.{code.value}" in TEXTS) is (code not in UNWORDED_HINTS)
 
 
 def test_image_labels_fill_every_field_in_both_languages() -> None:
@@ -168,6 +171,19 @@ def test_rule_values_in_texts_come_from_the_engine() -> None:
 def test_dutch_cards_are_written_and_read_with_dutch_rank_letters() -> None:
     assert card_text(Card.HJ, "nl") == "B♥" and card_text(Card.DQ, "nl") == "V♦" and card_text(Card.HJ, "en") == "J♥"
     assert parse_card_text("BH") is Card.HJ and parse_card_text("VR") is Card.DQ and parse_card_text("10s") is Card.ST
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_every_card_reads_back_in_every_spelling_the_game_shows(lang: str) -> None:
+    """As the images and texts write it (``B♣``, ``10♦``), with the language's letters (``BK``, ``JC``), in
+    lower case, with 10 as T, and as the card's notation: each spelling names that card and no other."""
+    for card in Card:
+        rank = RANKS[lang][int(card.rank)]
+        spellings = {card_text(card, lang), card.notation, card.symbol, rank + suit_letter(card.suit, lang)}
+        spellings |= {spelling.lower() for spelling in spellings} | {s.replace("10", "T") for s in spellings}
+        spellings |= {f"{rank} {card.suit.symbol}"}
+        for spelling in spellings:
+            assert parse_card_text(spelling) is card, (spelling, card)
 
 
 def test_dutch_words_are_the_ones_dutch_tables_use() -> None:
