@@ -162,26 +162,31 @@ RULE_KEYS = ("play", "undertrump", "bidding", "forced", "roem", "stuk", "length"
 # is no game people play, and every hand is work for the AI players and the store.
 MAX_MATCH_HANDS = 64
 MAX_MATCH_TARGET = 5000
+# The shortest race: one hand can reach less (162 points, more with roem), so a smaller number is a typo for a
+# number of hands (65 meant as 16?) rather than a match anyone wants.
+MIN_MATCH_TARGET = 300
 _LENGTH_DIGITS = len(str(max(MAX_MATCH_HANDS, MAX_MATCH_TARGET)))
 
 
 def parse_length(text: str) -> dict[str, int]:
     """``16`` or ``8`` hands, or ``1001``/``to1001``/``tot1001``/``target:1601`` for a race to a target; hands
     up to ``MAX_MATCH_HANDS`` and targets up to ``MAX_MATCH_TARGET``, in ASCII digits."""
-    raw = text.strip().lower().replace(",", "").replace(".", "")
+    raw = text.strip().lower().replace(",", "").replace(".", "").replace(" ", "")  # "tot 1001", as the game says
     for prefix in ("target:", "target=", "tot", "to"):  # "tot": the Dutch "to", as the option's Dutch text says
         if raw.startswith(prefix):
             raw = raw[len(prefix):]
-            return {"target": _bounded(raw, text, MAX_MATCH_TARGET)}
-    value = _bounded(raw, text, MAX_MATCH_TARGET)
+            return {"target": _bounded(raw, text, MIN_MATCH_TARGET, MAX_MATCH_TARGET)}
+    value = _bounded(raw, text, 1, MAX_MATCH_TARGET)
     # A match of more than 64 hands is not a thing people play; a number that large is a target.
-    return {"hands": value} if value <= MAX_MATCH_HANDS else {"target": value}
+    if value <= MAX_MATCH_HANDS:
+        return {"hands": value}
+    return {"target": _bounded(raw, text, MIN_MATCH_TARGET, MAX_MATCH_TARGET)}
 
 
-def _bounded(raw: str, text: str, high: int) -> int:
+def _bounded(raw: str, text: str, low: int, high: int) -> int:
     # ASCII digits only: str.isdigit() takes "²" and "١", which int() refuses or reads; and a few digits at most,
     # so a number thousands of digits long is refused before int() works on it.
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= _LENGTH_DIGITS) or not 1 <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= _LENGTH_DIGITS) or not low <= int(raw) <= high:
         raise SettingsError(f"match length {text[:40]!r}: give a number of hands from 1 to {MAX_MATCH_HANDS} (8, 16) "
-                            f"or a target from 1 to {MAX_MATCH_TARGET} points (to1001)")
+                            f"or a target from {MIN_MATCH_TARGET} to {MAX_MATCH_TARGET} points (to1001)")
     return int(raw)

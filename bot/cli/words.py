@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.texts.catalog import SETTING_WORDS_NL
 from engine.errors import SettingsError
-from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, parse_length
+from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, parse_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +100,7 @@ def length_type(text: str) -> str:
     except SettingsError:
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a match length: give a number of hands from 1 to {MAX_MATCH_HANDS} (16, 8) or a "
-            f"target from 1 to {MAX_MATCH_TARGET} points (to1001)") from None
+            f"target from {MIN_MATCH_TARGET} to {MAX_MATCH_TARGET} points (to1001)") from None
     return text
 
 

@@ -18,7 +18,7 @@ from engine.ai.review_summary import MatchReview
 from engine.cards import SEATS, Seat
 from engine.errors import KlaverjasError, SettingsError
 from engine.game import Game, Phase
-from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, Rules, parse_length
+from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, Rules, parse_length
 from engine.view import SeatView, seat_view
 from rendering.theme import DEFAULT_FELT, FELTS
 
@@ -153,7 +153,8 @@ class TableSettings:
             except SettingsError:  # said in the player's language, with the bounds
                 raise ServiceError(ServiceErrorCode.BAD_LENGTH, {"text": str(rule_changes["length"]),
                                                                  "hands": MAX_MATCH_HANDS,
-                                                                 "target": MAX_MATCH_TARGET}) from None
+                                                                 "target": MAX_MATCH_TARGET,
+                                                                 "minimum": MIN_MATCH_TARGET}) from None
         try:
             rules = self.rules.with_changes(**rule_changes) if rule_changes else self.rules
         except KlaverjasError as error:

@@ -482,9 +482,9 @@ TEXTS.update({
 
 TEXTS.update({
     "error.bad_length": ("Match length “{text}”: give a number of hands from 1 to {hands} (like 16 or 8) or a target "
-                         "from 1 to {target} points (like to1001).",
-                         "Lengte “{text}”: geef een aantal rondes van 1 tot {hands} (zoals 16 of 8) of een doel van 1 "
-                         "tot {target} punten (zoals tot1001)."),
+                         "from {minimum} to {target} points (like to1001).",
+                         "Lengte “{text}”: geef een aantal rondes van 1 tot {hands} (zoals 16 of 8) of een doel van "
+                         "{minimum} tot {target} punten (zoals tot1001)."),
     "error.too_many_tables": ("You already host {count} tables that are open or being played (tables {tables}): play "
                               "one to its end or stop it before you open another.",
                               "Je bent al gastheer van {count} tafels die open staan of gespeeld worden (tafels "

@@ -20,7 +20,8 @@ from test_stats_discord import filled, followups, message_of
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import TableSettings
 from bot.tournaments.model import MAX_OPEN_TOURNAMENTS, MIN_HOURS
-from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, parse_length
+from engine.errors import SettingsError
+from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, parse_length
 
 UNKNOWN = ("Something went wrong", "Er ging iets mis")
 
@@ -66,10 +67,10 @@ async def test_an_odd_or_unbounded_length_is_refused_by_start_and_settings(
             token = await h.command(ANNA, "start", length=text)
             answer = refusal(h, token, caplog)
             assert answer.startswith("Match length “") and f"from 1 to {MAX_MATCH_HANDS}" in answer, answer
-            assert f"from 1 to {MAX_MATCH_TARGET} points" in answer and len(answer) < 300
+            assert f"from {MIN_MATCH_TARGET} to {MAX_MATCH_TARGET} points" in answer and len(answer) < 300
             token = await h.command(CHRIS, "settings", permissions=ALL_PERMISSIONS, length=text)
             answer = refusal(h, token, caplog)
-            assert answer.startswith("Lengte “") and f"van 1 tot {MAX_MATCH_TARGET} punten" in answer, answer
+            assert answer.startswith("Lengte “") and f"van {MIN_MATCH_TARGET} tot {MAX_MATCH_TARGET} punten" in answer
         assert await state(h) == before
 
 
@@ -77,6 +78,11 @@ async def test_the_longest_lengths_are_taken_and_the_dutch_target_too(tmp_path: 
     assert parse_length(f"to{MAX_MATCH_TARGET}") == {"target": MAX_MATCH_TARGET}
     assert parse_length(str(MAX_MATCH_HANDS)) == {"hands": MAX_MATCH_HANDS}
     assert parse_length("tot1001") == {"target": 1001}  # as the option's Dutch description says it
+    assert parse_length("tot 1001") == parse_length("to 1001") == {"target": 1001}  # as the game prints it
+    for short in ("65", "to100", f"to{MIN_MATCH_TARGET - 1}"):  # one hand decides it: a typo, not a match
+        with pytest.raises(SettingsError, match=f"a target from {MIN_MATCH_TARGET}"):
+            parse_length(short)
+    assert parse_length(f"to{MIN_MATCH_TARGET}") == {"target": MIN_MATCH_TARGET}
     async with Harness(tmp_path / "k.sqlite3") as h:
         token = await h.command(ANNA, "settings", permissions=ALL_PERMISSIONS, length=f"to{MAX_MATCH_TARGET}")
         assert h.private_replies(token)[0].startswith("Server defaults saved.")

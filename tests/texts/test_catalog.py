@@ -50,7 +50,7 @@ ERROR_PARAMS: dict[str, Any] = {
     "reason": "play must be one of rotterdam, amsterdam, not 'utrecht'", "host": "<@1>", "text": "X",
     "perms": "Manage Server", "led": "♦", "legal": "J♥ 9♥", "card": "10♦", "trump": "♥", "phase": "play",
     "seconds": 8, "tournament": "Vrijdagavond", "low": 1, "high": 32, "max": 10, "role": " or the role Jury",
-    "hands": 64, "target": 5000, "count": 3, "tables": "4, 9, 12",
+    "hands": 64, "target": 5000, "minimum": 300, "count": 3, "tables": "4, 9, 12",
 }
 
 
