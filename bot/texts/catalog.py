@@ -368,8 +368,8 @@ TEXTS.update({
     "error.tournament_closed": ("{tournament} is closed.", "{tournament} is gesloten."),
     "error.tournament_full": ("{tournament} is full ({max} entries).", "{tournament} zit vol ({max} deelnames)."),
     "error.tournament_sealed": ("Table #{table} belongs to {tournament}, which is still open: its replay and record "
-                                "come when the tournament closes (for who played it to the end, once it is over), so "
-                                "nobody sees the deals before playing them.",
+                                "come when the tournament closes (to whoever played it to the end, as soon as they "
+                                "have), so nobody sees the deals before playing them.",
                                 "Tafel #{table} hoort bij {tournament}, dat nog open is: terugkijken en het verslag "
                                 "komen als het toernooi sluit (voor wie de tafel uitspeelde: zodra die klaar is), "
                                 "zodat niemand de kaarten ziet voor hij ze speelt."),

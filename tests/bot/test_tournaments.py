@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from typing import Any
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ALL_PERMISSIONS, CHANNEL_ID, Harness, StoredMessage, User
