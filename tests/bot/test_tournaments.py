@@ -619,3 +619,23 @@ async def test_an_open_tournaments_table_is_seen_whole_only_by_who_played_it_to_
         await h.settle()
         token = await h.command(DORA, "export", match=str(bert.id))
         assert [r for r in h.responses_to(token) if r.files]
+
+
+async def test_a_reviewed_tournament_table_counts_in_the_accuracy_once_the_tournament_closes(tmp_path: Path) -> None:
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=True)
+    async with Harness(tmp_path / "k.sqlite3", config=config) as h:
+        tournament = await create(h, hands=1)
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, 0)
+        await bot_of(h).service.reviews.idle()
+        assert await bot_of(h).store.review(bert.id) is not None  # reviewed while the tournament is open ...
+        options, resolved = user_option("player", BERT)
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Accuracy" not in answer.content or "Accuracy: not reviewed yet" in answer.content
+        assert await bot_of(h).store.accuracy(BERT.id) == []
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Accuracy: " in answer.content and "not reviewed yet" not in answer.content  # ... counted once closed
+        assert [point.table_id for point in await bot_of(h).store.accuracy(BERT.id)] == [bert.id]
