@@ -639,3 +639,30 @@ async def test_a_reviewed_tournament_table_counts_in_the_accuracy_once_the_tourn
         [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
         assert "Accuracy: " in answer.content and "not reviewed yet" not in answer.content  # ... counted once closed
         assert [point.table_id for point in await bot_of(h).store.accuracy(BERT.id)] == [bert.id]
+
+
+async def test_an_upgrade_takes_the_hands_of_a_tournament_not_closed_out_of_the_statistics(tmp_path: Path) -> None:
+    """A bot before this rule wrote a tournament's hands as they settled: its open tournaments' rows go at the
+    upgrade (their closing writes them again), a closed one's stay."""
+    path = tmp_path / "k.sqlite3"
+    async with Harness(path) as h:
+        closed, still_open = await create(h, hands=1), await create(h, hands=1)
+        await h.command(BERT, "tournament join", tournament=str(closed.id))
+        await play(h, await table_of(h, closed, BERT), BERT, 0)
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(closed.id))
+        await h.settle()
+        await h.command(BERT, "tournament join", tournament=str(still_open.id))
+        table = await table_of(h, still_open, BERT)
+        await play(h, table, BERT, 0)
+    with sqlite3.connect(path) as db:
+        counted = db.execute("SELECT count(*) FROM hand_stats").fetchone()[0]
+        assert counted == 4 and not db.execute("SELECT 1 FROM hand_stats WHERE table_id = ?", (table.id,)).fetchall()
+        # As the bot before stored it: the open tournament's hand counted as it settled, at schema 9.
+        db.execute("INSERT INTO hand_stats SELECT ? AS table_id, hand, seat, guild_id, player, team, chose, trump, "
+                   "playing, made, nat, pit, points, roem, score, settled_at FROM hand_stats", (table.id,))
+        db.execute("PRAGMA user_version = 9")
+    async with Harness(path) as h:
+        [answer] = followups(h, await h.slash(BERT, "stats"))
+        assert "Hands: 1 " in answer.content  # the closed tournament's hand only
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM hand_stats").fetchone()[0] == counted
