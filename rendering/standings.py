@@ -50,7 +50,7 @@ class StandingsLabels:
 class StandingRow:
     rank: int | None  # None: still playing
     name: str
-    total: int
+    total: int | None  # None: not shown (a reader who may see no figures yet)
     hands_played: int
     by_ai: bool = False
     highlight: bool = False  # the reader's own entry
@@ -58,23 +58,25 @@ class StandingRow:
 
 def render_standings(*, title: str, fields: Sequence[tuple[str, Sequence[StandingRow]]], hands: int,
                      best: Sequence[int | None], average: Sequence[float | None],
-                     you: Sequence[int | None] | None, theme: Theme, labels: StandingsLabels) -> bytes:
+                     you: Sequence[int | None] | None, theme: Theme, labels: StandingsLabels,
+                     grid: bool = True) -> bytes:
     """``fields``: (caption, rows) of each ranking shown; ``best``, ``average`` and ``you`` (the reader's scores,
-    None for an onlooker) per hand, for the grid under the rankings."""
+    None for an onlooker) per hand, for the grid under the rankings (``grid`` False: no grid)."""
     return to_png(render_standings_image(title=title, fields=fields, hands=hands, best=best, average=average,
-                                         you=you, theme=theme, labels=labels))
+                                         you=you, theme=theme, labels=labels, grid=grid))
 
 
 def render_standings_image(*, title: str, fields: Sequence[tuple[str, Sequence[StandingRow]]], hands: int,
                            best: Sequence[int | None], average: Sequence[float | None],
-                           you: Sequence[int | None] | None, theme: Theme, labels: StandingsLabels) -> Image.Image:
+                           you: Sequence[int | None] | None, theme: Theme, labels: StandingsLabels,
+                           grid: bool = True) -> Image.Image:
     grid_rows = [(labels.best, [_num(v) for v in best]), (labels.average, [_num(v) for v in average])]
     if you is not None:
         grid_rows.insert(0, (labels.you, [_num(v) for v in you]))
     width = max(WIDTH, MARGIN * 2 + LABEL_W + hands * CELL_W + 16)
     shown = [(caption, rows[:MAX_ROWS], len(rows) - MAX_ROWS) for caption, rows in fields if rows]
     ranking_h = sum(ROW + len(rows) * ROW + (ROW if hidden > 0 else 0) + 12 for _, rows, hidden in shown)
-    grid_h = ROW * (len(grid_rows) + 1) + 24
+    grid_h = ROW * (len(grid_rows) + 1) + 24 if grid else 0
     height = HEAD + ranking_h + grid_h + MARGIN
     img = Image.new("RGB", (width, height), theme.felt_rgb)
     d = ImageDraw.Draw(img)
@@ -85,7 +87,8 @@ def render_standings_image(*, title: str, fields: Sequence[tuple[str, Sequence[S
     y = HEAD
     for caption, rows, hidden in shown:
         d.text((MARGIN + 8, y + ROW // 2), caption, font=small, fill=FAINT, anchor="lm")
-        d.text((width - MARGIN - 12, y + ROW // 2), labels.total, font=small, fill=FAINT, anchor="rm")
+        if any(row.total is not None for row in rows):
+            d.text((width - MARGIN - 12, y + ROW // 2), labels.total, font=small, fill=FAINT, anchor="rm")
         d.line([(MARGIN, y + ROW - 4), (width - MARGIN, y + ROW - 4)], fill=INK, width=2)
         y += ROW
         for index, row in enumerate(rows):
@@ -97,18 +100,21 @@ def render_standings_image(*, title: str, fields: Sequence[tuple[str, Sequence[S
             d.text((MARGIN + 40, cy), str(row.rank) if row.rank is not None else "·", font=cell, fill=INK,
                    anchor="rm")
             mark = labels.by_ai if row.by_ai else (f"{labels.playing} {row.hands_played}/{hands}"
-                                                   if row.rank is None else "")
+                                                   if row.rank is None or row.hands_played < hands else "")
             name_w = width - 2 * MARGIN - 260 - (int(small.getlength(mark)) + 20 if mark else 0)
             d.text((MARGIN + 60, cy), _fit(row.name, cell, name_w), font=cell, fill=INK, anchor="lm")
             if mark:
                 d.text((width - MARGIN - 130, cy), mark, font=small, fill=FAINT, anchor="rm")
-            d.text((width - MARGIN - 12, cy), str(row.total), font=cell, fill=INK, anchor="rm")
+            if row.total is not None:
+                d.text((width - MARGIN - 12, cy), str(row.total), font=cell, fill=INK, anchor="rm")
             y += ROW
         if hidden > 0:
             d.text((MARGIN + 60, y + ROW // 2), f"+{hidden} {labels.more}", font=small, fill=FAINT, anchor="lm")
             y += ROW
         y += 12
 
+    if not grid:
+        return img
     # The grid: hand numbers, then a row each for the reader, the best and the average of the field.
     x0 = MARGIN + LABEL_W
     d.line([(MARGIN, y), (width - MARGIN, y)], fill=INK, width=2)

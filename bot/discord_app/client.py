@@ -68,7 +68,7 @@ class KlaverjasBot(commands.Bot):
         self.tournaments = TournamentService(TournamentStore(store), self.service)
         self.tournaments.announce = lambda tournament, final: announce_final(self, tournament, final)
         self.tournaments.opened = lambda tournament: announce_opened(self, tournament)
-        self.archive.sealed = self.tournaments.sealed  # a tournament's deals stay hidden until it closes
+        self.archive.tournament = self.tournaments.name_and_status  # a tournament's deals stay hidden until it closes
         # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
         # Once per deployment: in the process that runs shard 0.
         self.service.reviews.catches_up = shards.first

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot import access
 from bot.discord_app.announcer import Announcer, ClickAnswer
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.failures import UnknownComponent, answer_failure
@@ -372,11 +373,12 @@ def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[A
     else."""
     message = interaction.message
     table = app.service.tables.get(table_id)
-    seat = table.seat_of(interaction.user.id) if table is not None else None
-    if message is None or table is None or seat is None:
+    seen = access.private_view(table, interaction.user.id) if table is not None else None
+    if message is None or table is None or seen is None:
         return None
+    seat, view = seen
     if message.flags.ephemeral:
-        return ClickAnswer(hand_draft(table, table.view(seat)))
+        return ClickAnswer(hand_draft(table, view))
     if interaction.guild_id is None:
         return app.announcer.answer_hand(table, seat, message.id)
     return app.announcer.answer_prompt(table, message.id)

@@ -39,7 +39,7 @@ def parse_match(text: str) -> int:
 
 
 async def find_match(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int) -> Match:
-    return await app.archive.match(table_id, interaction.guild_id)
+    return await app.archive.match(table_id, interaction.guild_id, interaction.user.id)
 
 
 async def send_replay(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int) -> None:

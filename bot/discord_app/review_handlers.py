@@ -25,7 +25,7 @@ async def finished_match(app: KlaverjasApp, interaction: discord.Interaction[Any
     """The finished match of this server that ``typed`` names. Refused (privately, by the error path) as a replay
     is (junk, unknown, another server's, still playing, a tournament's before it closes), and when it was stopped:
     only matches played to their end are reviewed."""
-    match = await app.archive.match(parse_match(typed), interaction.guild_id)
+    match = await app.archive.match(parse_match(typed), interaction.guild_id, interaction.user.id)
     if match.table.status is not TableStatus.FINISHED:
         raise ServiceError(ServiceErrorCode.MATCH_STOPPED, {"table": match.id})
     return match.table

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
+from bot.access import tournament_figures
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import Payload
 from bot.discord_app.views import ConfirmPairButton, view_of
@@ -67,8 +68,13 @@ def invite_message(tournament: Tournament, entry: Entry) -> Payload:
     return Payload(text, view_of([ConfirmPairButton(entry.id, lang)]), mention=entry.partner_id)
 
 
-def _row_line(row: Row, lang: Language, hands: int) -> str:
+def _row_line(row: Row, lang: Language, hands: int, counted: int | None) -> str:
     name = tame(row.entry.label, NAME_SHOWN)
+    if counted == 0:
+        return t("tournament.row_progress", lang, rank=row.rank, name=name, played=row.hands_played, hands=hands)
+    if counted is not None:
+        return t("tournament.row_open", lang, rank=row.rank, name=name, total=row.total, played=row.hands_played,
+                 hands=hands)
     if row.rank is None:
         return t("tournament.row_playing", lang, name=name, total=row.total, hands=row.hands_played)
     mark = t("tournament.ai_mark", lang) if row.finished_by_ai else ""
@@ -79,22 +85,27 @@ def standings_text(tournament: Tournament, final: Standings, lang: Language, vie
                    points_lost: Sequence[float] | None = None, limit: int = 20) -> str:
     """The standings as text (for screen readers and a glance): the rankings, then the viewer's hands against
     the field ("hand 5: you 112, best 140, average 98"), with the points lost per hand once the review gives
-    them."""
+    them. Only what ``viewer`` may see (``bot.access``): while the tournament is open, figures over the hands they
+    played themselves."""
+    final = tournament_figures(final, viewer, tournament.status)
     entries = len(final.solo.rows) + len(final.pairs.rows)
     lines = [t("tournament.header", lang, title=tournament_title(tournament), status=status_text(tournament, lang),
                entries=entries)]
     if not entries:
         lines.append(t("tournament.no_entries", lang))
+    elif final.counted is not None:
+        lines.append(t("tournament.counted", lang, counted=final.counted) if final.counted
+                     else t("tournament.hidden", lang))
     for key, field in (("tournament.solo_title", final.solo), ("tournament.pairs_title", final.pairs)):
         if not field.rows:
             continue
         if final.solo.rows and final.pairs.rows:
             lines.append(t(key, lang))
-        lines.extend(_row_line(row, lang, final.hands) for row in field.rows[:limit])
+        lines.extend(_row_line(row, lang, final.hands, final.counted) for row in field.rows[:limit])
         if len(field.rows) > limit:
             lines.append(t("tournament.more", lang, n=len(field.rows) - limit))
     row = final.row_of(viewer) if viewer is not None else None
-    if row is not None:
+    if row is not None and row.hands_played:
         lines.append(t("tournament.your_hands", lang))
         for line in final.hand_lines(row.entry):
             if line.score is None:
@@ -120,23 +131,27 @@ def standings_labels(lang: Language) -> StandingsLabels:
                            by_ai=word("by_ai"), more=word("more"))
 
 
-def _rows(field: Field, viewer: int | None) -> list[StandingRow]:
-    return [StandingRow(row.rank, row.entry.label, row.total, row.hands_played, row.finished_by_ai,
+def _rows(field: Field, viewer: int | None, totals: bool) -> list[StandingRow]:
+    return [StandingRow(row.rank, row.entry.label, row.total if totals else None, row.hands_played,
+                        row.finished_by_ai,
                         viewer is not None and viewer in row.entry.members) for row in field.rows]
 
 
 def standings_drawing(tournament: Tournament, final: Standings, lang: Language, viewer: int | None) -> partial[bytes]:
     """Draws the standings image for ``viewer`` (their entry highlighted and their hands in the grid; None: the
-    field only). The grid compares the viewer with their own field (players alone, or pairs)."""
+    field only). The grid compares the viewer with their own field (players alone, or pairs). Only what the
+    viewer may see (``bot.access``): no totals and no grid for someone who may see no hand's figures."""
+    final = tournament_figures(final, viewer, tournament.status)
+    totals = final.counted != 0
     row = final.row_of(viewer) if viewer is not None else None
     field = final.field_of(row.entry) if row is not None else (final.solo if final.solo.rows else final.pairs)
     you = [line.score for line in final.hand_lines(row.entry)] if row is not None else None
-    fields = [(t("label.players", lang), _rows(final.solo, viewer)),
-              (t("label.pairs", lang), _rows(final.pairs, viewer))]
+    fields = [(t("label.players", lang), _rows(final.solo, viewer, totals)),
+              (t("label.pairs", lang), _rows(final.pairs, viewer, totals))]
     settings = tournament.settings
     title = t("tournament.title", lang, name=visible(tournament.name)[:80], tournament=tournament.id)  # no markdown
     return partial(render_standings, title=title, fields=fields, hands=final.hands,
-                   best=field.best, average=field.average, you=you,
+                   best=field.best, average=field.average, you=you, grid=totals,
                    theme=table_theme(settings.felt, settings.four_colour, lang, neutral_teams=True),
                    labels=standings_labels(lang))
 
@@ -149,8 +164,10 @@ def standings_message(tournament: Tournament, final: Standings, lang: Language, 
 
 
 def final_message(tournament: Tournament, final: Standings) -> Payload:
-    """The closing announcement in the tournament's channel: the winners and the final standings image."""
+    """The closing announcement in the tournament's channel: the winners and the final standings image (seen by
+    anyone: what ``bot.access`` lets anyone see, everything once the tournament is closed)."""
     lang = tournament.settings.language
+    final = tournament_figures(final, None, tournament.status)
     name = tame(tournament.name, 80)
     lines: list[str] = []
     for key, field in (("tournament.final", final.solo), ("tournament.final_pairs", final.pairs)):

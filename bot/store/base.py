@@ -21,6 +21,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
@@ -568,15 +569,17 @@ class SqlStore:
                             MatchReview(head["hands"], decisions, tuple(players)))
 
     async def accuracy(self, user_id: int, guild_id: int | None = None) -> list[AccuracyPoint]:
-        """A person's reviewed matches, oldest first (in one server, or everywhere): accuracy over time."""
+        """A person's reviewed matches, oldest first (in one server, or everywhere): accuracy over time. A
+        tournament's matches count once it is closed (``bot.access.counts_in_stats``)."""
         where = "rp.user_id = ? AND r.status = 'done'" + (" AND t.guild_id = ?" if guild_id is not None else "")
         parameters = (user_id, guild_id) if guild_id is not None else (user_id,)
         async with self.db.execute(
-                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.accurate, rp.lost, rp.hands "
-                "FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
-                f"JOIN tables t ON t.id = rp.table_id WHERE {where} ORDER BY t.updated_at, rp.table_id",
-                parameters) as cursor:
-            rows = await cursor.fetchall()
+                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.accurate, rp.lost, rp.hands, "
+                "tr.status AS tournament FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
+                "JOIN tables t ON t.id = rp.table_id LEFT JOIN tournaments tr ON tr.id = t.tournament_id "
+                f"WHERE {where} ORDER BY t.updated_at, rp.table_id", parameters) as cursor:
+            rows = [row for row in await cursor.fetchall()
+                    if counts_in_stats(stats.stored_status(row["tournament"]))]
         return [AccuracyPoint(row["table_id"], row["guild_id"], row["updated_at"], row["decisions"], row["accurate"],
                               row["lost"], row["hands"]) for row in rows]
 

@@ -5,6 +5,10 @@ The writes run inside the store's transactions (``SqliteStore.append_action`` fo
 What is written is worked out by ``bot.stats.facts`` and ``bot.stats.ratings``; this module only reads and
 writes rows. The queries answer ``/stats``, ``/leaderboard`` and ``/klaverjas history`` from the indexes of
 migration 0006, never by replaying games.
+
+A tournament's hands count only once it is closed (``bot.access.counts_in_stats``): while it is open they are
+not written, and its closing writes them all (``count_tournament``), so no query can show a deal others have
+still to play.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+from bot.access import counts_in_stats
 from bot.stats.facts import (
     HandRow,
     Logged,
@@ -30,6 +35,7 @@ from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
 from bot.store.backend import Connection
 from bot.store.codec import decode_action
 from bot.tables.model import SeatKind, Table, TableStatus
+from bot.tournaments.model import TournamentStatus
 from engine.cards import SEATS, Seat, Team
 from engine.events import Event, HandSettled
 from engine.game import Game
@@ -101,6 +107,8 @@ async def write_hand(db: Connection, table: Table, seq: int, events: Sequence[Ev
     settled = settled_hands(events)
     if not settled:
         return
+    if table.tournament_id is not None and not counts_in_stats(await tournament_status(db, table.tournament_id)):
+        return  # written when the tournament closes (count_tournament)
     log = await action_log(db, table.id)
     async with db.execute("SELECT at FROM actions WHERE table_id = ? AND seq = ?", (table.id, seq)) as cursor:
         row = await cursor.fetchone()
@@ -108,6 +116,36 @@ async def write_hand(db: Connection, table: Table, seq: int, events: Sequence[Ev
     for event in settled:
         players = hand_players(log, event.hand, occupants(table), ai_key(table.settings.ai_level))
         await _insert_hand_rows(db, table, hand_rows(event.result, players), settled_at)
+
+
+async def tournament_status(db: Connection, tournament_id: int) -> TournamentStatus:
+    """The tournament's status as stored (one that cannot be found counts as open: its hands wait)."""
+    async with db.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
+        row = await cursor.fetchone()
+    return TournamentStatus(row[0]) if row is not None else TournamentStatus.OPEN
+
+
+async def count_tournament(db: Connection, tournament_id: int, load_table: Any) -> None:
+    """The hand rows of every table of a tournament that closes, in the transaction that closes it (the rows of a
+    hand written already stay as they are). ``load_table`` is the store's table loader."""
+    async with db.execute("SELECT id FROM tables WHERE tournament_id = ? ORDER BY id", (tournament_id,)) as cursor:
+        ids = [row[0] for row in await cursor.fetchall()]
+    for table_id in ids:
+        await _hand_rows_of(db, table_id, load_table)
+
+
+async def _hand_rows_of(db: Connection, table_id: int, load_table: Any) -> tuple[str, int, Table, Game] | None:
+    """The table's hand rows from its stored game, or none when that does not replay (it never should: logged,
+    and the caller's other writes go on)."""
+    await db.execute("SAVEPOINT backfill")
+    try:
+        end = await _backfill_table(db, table_id, load_table)
+    except Exception as error:
+        await db.execute("ROLLBACK TO backfill")
+        log.warning("table %s: its stored game does not replay (%s): no statistics for it", table_id, error)
+        end = None
+    await db.execute("RELEASE backfill")
+    return end
 
 
 async def write_match_end(db: Connection, table: Table, stoppers: Collection[int] = (),
@@ -199,14 +237,7 @@ async def backfill(db: Connection, load_table: Any) -> int:
     ends: list[tuple[str, int, Table, Game]] = []
     for table_id in ids:
         # A stored game that does not replay (it never should) is skipped, not a reason to refuse the migration.
-        await db.execute("SAVEPOINT backfill")
-        try:
-            end = await _backfill_table(db, table_id, load_table)
-        except Exception as error:
-            await db.execute("ROLLBACK TO backfill")
-            log.warning("table %s: its stored game does not replay (%s): no statistics for it", table_id, error)
-            end = None
-        await db.execute("RELEASE backfill")
+        end = await _hand_rows_of(db, table_id, load_table)
         if end is not None:
             ends.append(end)
     ends.sort(key=lambda end: (end[0], end[1]))
@@ -307,16 +338,24 @@ async def _rating_row(db: Connection, scope: int, player: str) -> tuple[Rating, 
 
 async def accuracy(db: Connection, player: str) -> float | None:
     """The share of the player's reviewed decisions close to the strong player's (bot.tables.reviews); None while
-    none of their matches is reviewed, and for AI levels, whose decisions are not reviewed."""
+    none of their matches is reviewed, and for AI levels, whose decisions are not reviewed. A tournament's
+    matches count once it is closed (``bot.access.counts_in_stats``)."""
     if not player.startswith("u:"):
         return None
-    async with db.execute("SELECT sum(rp.accurate), sum(rp.decisions) FROM review_players rp JOIN reviews r "
-                          "ON r.table_id = rp.table_id WHERE rp.user_id = ? AND r.status = 'done'",
+    async with db.execute("SELECT rp.accurate, rp.decisions, tr.status FROM review_players rp JOIN reviews r "
+                          "ON r.table_id = rp.table_id JOIN tables t ON t.id = rp.table_id LEFT JOIN tournaments tr "
+                          "ON tr.id = t.tournament_id WHERE rp.user_id = ? AND r.status = 'done'",
                           (int(player[2:]),)) as cursor:
-        row = await cursor.fetchone()
-    if row is None or not row[1]:
+        rows = [row for row in await cursor.fetchall() if counts_in_stats(stored_status(row[2]))]
+    decisions = sum(row[1] for row in rows)
+    if not decisions:
         return None
-    return float(row[0]) / float(row[1])
+    return float(sum(row[0] for row in rows)) / float(decisions)
+
+
+def stored_status(status: str | None) -> TournamentStatus | None:
+    """A tournament's status as a query with its tables reads it (None: the table is no tournament's)."""
+    return TournamentStatus(status) if status is not None else None
 
 
 async def leaderboard(db: Connection, scope: int, since: str | None, page: int, per_page: int,

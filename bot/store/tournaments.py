@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.access import counts_in_stats
+from bot.store import stats
 from bot.store.backend import Conflict, Connection
 from bot.store.base import SqlStore, upsert
 from bot.tables.model import Actor, Table, TableSettings
@@ -85,7 +87,12 @@ class TournamentStore:
             return await cursor.fetchone() is not None
 
     async def set_status(self, tournament_id: int, status: TournamentStatus) -> None:
-        await self.store.write("UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id))
+        """The new status; a tournament that closes has its hands counted in the statistics in the same
+        transaction (``bot.access.counts_in_stats``: not before)."""
+        async with self.store.transaction():
+            await self.db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id))
+            if counts_in_stats(status):
+                await stats.count_tournament(self.db, tournament_id, self.store.load_table)
 
     async def set_announced(self, tournament_id: int) -> None:
         await self.store.write("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))

@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from bot import access
 from bot.tables.driver import ChooseFn, ServiceConfig, TableDriver
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import (
@@ -613,11 +614,13 @@ class TableService:
     # ------------------------------------------------------------ finding tables
 
     def view_for(self, table_id: int, user_id: int) -> tuple[Table, Seat, SeatView]:
+        """The user's seat and its private view, as ``bot.access`` allows (their own seat); refused otherwise."""
         table = self.get(table_id)
-        seat = table.seat_of(user_id)
-        if seat is None:
+        seen = access.private_view(table, user_id)
+        if seen is None:
             raise ServiceError(ServiceErrorCode.NOT_SEATED)
-        return table, seat, table.view(seat)
+        seat, view = seen
+        return table, seat, view
 
     def find_user_table(self, user_id: int, channel_id: int | None = None) -> Table:
         """The live table where this user sits, preferring the one in ``channel_id`` (a thread)."""

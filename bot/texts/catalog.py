@@ -368,9 +368,11 @@ TEXTS.update({
     "error.tournament_closed": ("{tournament} is closed.", "{tournament} is gesloten."),
     "error.tournament_full": ("{tournament} is full ({max} entries).", "{tournament} zit vol ({max} deelnames)."),
     "error.tournament_sealed": ("Table #{table} belongs to {tournament}, which is still open: its replay and record "
-                                "come when the tournament closes, so nobody sees the deals before playing them.",
+                                "come when the tournament closes (to whoever played it to the end, as soon as they "
+                                "have), so nobody sees the deals before playing them.",
                                 "Tafel #{table} hoort bij {tournament}, dat nog open is: terugkijken en het verslag "
-                                "komen als het toernooi sluit, zodat niemand de kaarten ziet voor hij ze speelt."),
+                                "komen als het toernooi sluit (voor wie de tafel uitspeelde: zodra die klaar is), "
+                                "zodat niemand de kaarten ziet voor hij ze speelt."),
     "error.tournament_table": ("This is a tournament table: its player plays it to the end (the AI finishes it when "
                                "the tournament closes); nobody takes over, leaves or stops it.",
                                "Dit is een toernooitafel: de speler speelt hem uit (de AI maakt hem af als het "
@@ -443,6 +445,18 @@ TEXTS.update({
     "tournament.row": ("{rank}. {name} — {total}{mark}", "{rank}. {name} — {total}{mark}"),
     "tournament.row_playing": ("· {name} — {total} after {hands:hand|hands} (playing)",
                                "· {name} — {total} na {hands:ronde|rondes} (speelt nog)"),
+    "tournament.row_open": ("{rank}. {name} — {total} · {played}/{hands} hands played",
+                            "{rank}. {name} — {total} · {played}/{hands} rondes gespeeld"),
+    "tournament.row_progress": ("{rank}. {name} — {played}/{hands} hands played",
+                                "{rank}. {name} — {played}/{hands} rondes gespeeld"),
+    "tournament.counted": ("Scores over hands 1–{counted}, the hands you have played; the rest stays hidden until "
+                           "the tournament closes (every table gets the same cards).",
+                           "Scores over ronde 1–{counted}, de rondes die je zelf hebt gespeeld; de rest blijft "
+                           "verborgen tot het toernooi sluit (elke tafel krijgt dezelfde kaarten)."),
+    "tournament.hidden": ("Scores stay hidden until you have played a hand yourself, or the tournament closes "
+                          "(every table gets the same cards): the order is by hands played.",
+                          "Scores blijven verborgen tot je zelf een ronde hebt gespeeld, of het toernooi sluit "
+                          "(elke tafel krijgt dezelfde kaarten): de volgorde is op gespeelde rondes."),
     "tournament.ai_mark": (" (finished by the AI)", " (uitgespeeld door de AI)"),
     "tournament.solo_title": ("Players:", "Spelers:"),
     "tournament.pairs_title": ("Pairs:", "Paren:"),

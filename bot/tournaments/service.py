@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.access import tournament_figures
 from bot.store.tournaments import DuplicateEntry
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Actor, Delivery, Table, TableSettings
@@ -166,11 +167,10 @@ class TournamentService:
         raise ServiceError(ServiceErrorCode.WHICH_TOURNAMENT if found else ServiceErrorCode.NO_TOURNAMENT,
                            {"tournament": "?"})
 
-    async def sealed(self, tournament_id: int) -> str | None:
-        """The tournament's name while its tables' deals must stay hidden (it is not closed); None after."""
+    async def name_and_status(self, tournament_id: int) -> tuple[str, TournamentStatus] | None:
+        """The tournament's name and status (for ``bot.access``'s decisions on its tables); None when unknown."""
         tournament = await self.store.tournament(tournament_id)
-        return tournament.name if tournament is not None and tournament.status is not TournamentStatus.CLOSED \
-            else None
+        return (tournament.name, tournament.status) if tournament is not None else None
 
     # ------------------------------------------------------------ joining
 
@@ -318,7 +318,8 @@ class TournamentService:
         (place, size of their field), by place then by the larger field."""
         played = await self.store.tournament_summary(guild_id, user_id)
         placings = [p for tournament, entries in played
-                    if (p := placing(standings(tournament.hands, entries, {}), user_id)) is not None]
+                    if (p := placing(tournament_figures(standings(tournament.hands, entries, {}), user_id,
+                                                        tournament.status), user_id)) is not None]
         return len(played), min(placings, key=lambda p: (p[0], -p[1])) if placings else None
 
     async def points_lost(self, entry: Entry) -> tuple[float, ...] | None:
@@ -438,7 +439,7 @@ class TournamentService:
         is a win for each; the name is the latest one the winner played under."""
         wins: dict[tuple[int, ...], tuple[str, int]] = {}
         for tournament, entries in await self.store.closed_daily(guild_id):
-            final = standings(tournament.hands, entries, {})
+            final = tournament_figures(standings(tournament.hands, entries, {}), None, tournament.status)
             for field in (final.solo, final.pairs):
                 for row in field.winners:
                     key = row.entry.members

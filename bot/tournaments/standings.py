@@ -5,6 +5,9 @@ finished entries are ranked by their total, equal totals sharing a place (1, 1, 
 follow, unranked, with what they have so far. Per hand, every entry's score is set against the best and the
 average score of its field on that hand, over the entries that completed it ("hand 5: you 112, best 140,
 average 98").
+
+While a tournament is open a reader sees only part of this (``seen_over``, as ``bot.access`` decides): the deals
+are the same at every table, so a figure of a hand tells something of a deal the reader has still to play.
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ class Standings:
     hands: int
     solo: Field
     pairs: Field
+    # Every figure is over hands 1..counted only (``seen_over``: a reader of an open tournament); None: all hands.
+    counted: int | None = None
 
     def field_of(self, entry: Entry) -> Field:
         return self.pairs if entry.pair else self.solo
@@ -108,6 +113,30 @@ def _field(hands: int, entries: Sequence[Entry], live: Mapping[int, Sequence[int
     still = sorted((pair for pair in scored if not pair[0].finished), key=lambda pair: (-sum(pair[1]), pair[0].id))
     rows.extend(Row(None, entry, sum(scores), len(scores), False, False) for entry, scores in still)
     return Field(tuple(rows), tuple(best), tuple(average))
+
+
+def seen_over(standings_: Standings, counted: int) -> Standings:
+    """The standings as a reader who may see hands 1..``counted`` only sees them: every entry's scores and total
+    over those hands, the best and average of those hands, and the entries ordered by that total, then by hands
+    played (shared places for equal ones); nothing of a later hand is left in it, not even in the entries."""
+    if counted >= standings_.hands:
+        return standings_
+    counted = max(counted, 0)
+    return Standings(standings_.hands, _seen_field(standings_.solo, counted), _seen_field(standings_.pairs, counted),
+                     counted)
+
+
+def _seen_field(field: Field, counted: int) -> Field:
+    cut = [(row, (row.entry.hand_scores or ())[:counted]) for row in field.rows]
+    cut.sort(key=lambda pair: (-sum(pair[1]), -pair[0].hands_played, pair[0].entry.id))
+    rows: list[Row] = []
+    for position, (row, scores) in enumerate(cut):
+        key = (sum(scores), row.hands_played)
+        shared = rows[-1].rank if rows and (rows[-1].total, rows[-1].hands_played) == key else None
+        rows.append(Row(shared or position + 1, _with_scores(row.entry, scores), sum(scores), row.hands_played,
+                        row.finished, row.finished_by_ai))
+    hidden = len(field.best) - counted
+    return Field(tuple(rows), field.best[:counted] + (None,) * hidden, field.average[:counted] + (None,) * hidden)
 
 
 def _with_scores(entry: Entry, scores: tuple[int, ...]) -> Entry:

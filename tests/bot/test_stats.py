@@ -16,9 +16,11 @@ from bot.stats.facts import ai_key, human_key
 from bot.stats.ratings import GLOBAL_SCOPE, Rating, conservative
 from bot.store.base import SqlStore
 from bot.store.sqlite import SqliteStore, migrations
+from bot.store.tournaments import TournamentStore
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.service import ServiceConfig, TableService
+from bot.tournaments.model import Tournament, TournamentStatus
 from engine.actions import Call, Deal
 from engine.ai.players import Level
 from engine.cards import Card, Seat
@@ -411,3 +413,35 @@ def test_who_played_a_hand_the_ai_played_for_a_seat() -> None:
     assert players[Seat.N] == human_key(ANNA)  # away: still hers
     assert players[Seat.S] == ai_key("normal")  # Dora sits there now, but no sign she played it: the table's AI
     assert players[Seat.E] == ai_key("easy") and players[Seat.W] == ai_key("hard")
+
+
+async def test_a_tournaments_hands_are_counted_when_it_closes_not_before(new_store: StoreMaker) -> None:
+    async with new_store() as store:
+        tournaments = TournamentStore(store)
+        settings = TableSettings(Rules().with_changes(length="2"), ai_level=Level.NORMAL)
+        tournament_id = await tournaments.create_tournament(
+            Tournament(0, GUILD, CHANNEL, "Kerst", ANNA, settings, 5, 0.0, 3600.0))
+        script = Script(store, seats_at_start())
+        script.table.tournament_id = tournament_id
+        table = await script.start()
+        await script.act(None, Deal.from_cards(Seat.W, HAND1))
+        await script.act(Seat.N, Call.H)
+        await script.play(hand_tricks(HAND1, Seat.N))
+        sql = f"SELECT {HAND_COLUMNS} FROM hand_stats WHERE table_id = ?"
+        assert await rows(store, sql, table.id) == []  # open: the deal is still to be played at other tables
+        assert (await store.player_stats(human_key(ANNA), GUILD)).hands == 0
+        await tournaments.set_status(tournament_id, TournamentStatus.CLOSING)
+        assert await rows(store, sql, table.id) == []
+        await tournaments.set_status(tournament_id, TournamentStatus.CLOSED)
+        anna, dora, easy, normal = human_key(ANNA), human_key(DORA), ai_key("easy"), ai_key("normal")
+        assert sorted(await rows(store, sql, table.id)) == sorted([
+            (0, "N", anna, "NS", 1, "H", 1, 1, 0, 1, 162, 20, 282),
+            (0, "S", dora, "NS", 0, "H", 1, 1, 0, 1, 162, 20, 282),
+            (0, "E", easy, "EW", 0, "H", 0, 0, 0, 0, 0, 0, 0),
+            (0, "W", normal, "EW", 0, "H", 0, 0, 0, 0, 0, 0, 0)])
+        assert (await store.player_stats(human_key(ANNA), GUILD)).hands == 1
+        # A hand that settles after the closing counts at once.
+        await script.act(None, Deal.from_cards(Seat.N, HAND2))
+        await script.act(Seat.E, Call.S)
+        await script.play(hand_tricks(HAND2, Seat.E, Seat.N))
+        assert len(await rows(store, sql, table.id)) == 8

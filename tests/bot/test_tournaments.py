@@ -12,11 +12,14 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ALL_PERMISSIONS, CHANNEL_ID, Harness, StoredMessage, User
 from test_forget import traces
+from test_stats_discord import followups, user_option
 
+from bot.discord_app import tournament_messages
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.offline import Role
 from bot.tables.model import Table, TableStatus
@@ -192,7 +195,9 @@ async def test_closing_finishes_unfinished_tables_with_the_ai_and_marks_them(tmp
         assert dora.running and len(dora.game.results) == 1
         token = await h.command(DORA, "tournament standings")
         [answer] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.path]
-        assert "(playing)" in answer.content and "1. Bert" in answer.content
+        # Open: Dora sees Bert's figures over the one hand she played, and how far each entry is.
+        assert f"Bert — {ns_scores(bert)[0]} · 3/3 hands played" in answer.content
+        assert "Dora — " in answer.content and " · 1/3 hands played" in answer.content
         await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
         await h.settle()
         assert dora.status is TableStatus.FINISHED and len(dora.game.results) == 3
@@ -488,3 +493,176 @@ async def test_the_standings_show_the_points_each_hand_lost_once_the_table_is_re
             assert f"hand {hand}: you " in answer.content
             line = next(x for x in answer.content.splitlines() if f"hand {hand}: you " in x)
             assert line.endswith(f"points lost {round(lost)}")
+
+
+def standings_answer(h: Harness, token: str) -> str:
+    [answer] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.path]
+    assert answer.files == ["standings.png"]
+    return answer.content
+
+
+def ranking(text: str) -> list[str]:
+    return [line for line in text.splitlines() if re.match(r"^(\d+\.|·) ", line)]
+
+
+async def test_an_open_tournament_shows_each_reader_only_the_hands_they_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deals are the same at every table: while the tournament is open, the field's figures of a hand are
+    shown only to who played that hand; outsiders and the channel see the order by hands played, no figures."""
+    drawn: list[dict[str, Any]] = []
+    original = tournament_messages.render_standings
+
+    def recording(**kwargs: Any) -> bytes:
+        drawn.append(kwargs)
+        return original(**kwargs)
+
+    monkeypatch.setattr(tournament_messages, "render_standings", recording)
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        tournament = await create(h, hands=2)
+        for user in (BERT, CHRIS, DORA):
+            await h.command(user, "tournament join")
+        bert, dora = await table_of(h, tournament, BERT), await table_of(h, tournament, DORA)
+        await play(h, bert, BERT, -1, hands=1)  # Bert plays hand 1 and is still playing
+        b = ns_scores(bert)
+        assert bert.running and len(b) == 1
+
+        # Dora has played nothing: no total and no hand of anyone, only who is how far.
+        text = standings_answer(h, await h.command(DORA, "tournament standings"))
+        assert ranking(text) == ["1. Bert — 1/2 hands played", "2. Chris — 0/2 hands played",
+                                 "2. Dora — 0/2 hands played"], text
+        assert "hand 1:" not in text and "until you have played a hand" in text
+        assert all(row.total is None for _, rows in drawn[-1]["fields"] for row in rows)
+        assert not drawn[-1]["grid"] and set(drawn[-1]["best"]) == {None} and set(drawn[-1]["average"]) == {None}
+        # Eva has no entry: the same ranking by hands played, nothing per hand, in the text and the image.
+        text = standings_answer(h, await h.command(EVA, "tournament standings"))
+        assert ranking(text)[0] == "1. Bert — 1/2 hands played" and not re.search(r"hand \d+:", text)
+        assert drawn[-1]["you"] is None and not drawn[-1]["grid"]
+        assert all(row.total is None for _, rows in drawn[-1]["fields"] for row in rows)
+        # Bert sees his hand 1 against the field (only he played it), nothing of hand 2.
+        text = standings_answer(h, await h.command(BERT, "tournament standings"))
+        assert f"hand 1: you {b[0]}, best {b[0]}, average {b[0]}" in text and "hand 2:" not in text
+        assert drawn[-1]["best"] == (b[0], None) and drawn[-1]["grid"]
+
+        # Dora plays hand 1: now she sees Bert's score on it, never more than that hand.
+        await play(h, dora, DORA, 0, hands=1)
+        c = ns_scores(dora)
+        text = standings_answer(h, await h.command(DORA, "tournament standings"))
+        assert f"Bert — {b[0]} · 1/2 hands played" in text and f"Dora — {c[0]} · 1/2 hands played" in text
+        assert f"hand 1: you {c[0]}, best {max(b[0], c[0])}" in text and "hand 2:" not in text
+        await play(h, bert, BERT, -1)  # Bert finishes: Dora still sees hand 1 only
+        b = ns_scores(bert)
+        text = standings_answer(h, await h.command(DORA, "tournament standings"))
+        assert f"Bert — {b[0]} · 2/2 hands played" in text
+        assert b[1] == 0 or f"Bert — {sum(b)}" not in text  # his second hand's points stay out
+        assert drawn[-1]["best"][1] is None and drawn[-1]["average"][1] is None
+
+        # Closed: everything, for everyone, and in the channel.
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        entries = {e.user_id: e for e in await bot_of(h).tournaments.store.entries(tournament.id)}
+        totals = {user.name: entries[user.id].total for user in (BERT, CHRIS, DORA)}
+        [final] = [m for m in h.fake.in_channel(CHANNEL_ID) if "is over" in m.content]
+        assert drawn[-1]["grid"] and all(row.total is not None for _, rows in drawn[-1]["fields"] for row in rows)
+        text = standings_answer(h, await h.command(EVA, "tournament standings"))
+        for name, total in totals.items():
+            assert f"{name} — {total}" in text and f"{name} — {total}" in final.content
+        assert drawn[-1]["best"][1] is not None
+
+
+async def test_an_open_tournaments_hands_count_in_the_statistics_once_it_closes(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        tournament = await create(h, hands=2)
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, -1, hands=1)
+        options, resolved = user_option("player", BERT)
+        ai = [{"name": "ai", "type": 3, "value": "normal"}]
+        # Open: neither Bert's hand nor the AI's hands of it show anywhere in /stats.
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Hands:" not in answer.content and "not played" in answer.content
+        [answer] = followups(h, await h.slash(EVA, "stats", options=ai))
+        assert "Hands:" not in answer.content and "chose trump" not in answer.content
+        [answer] = followups(h, await h.slash(BERT, "stats"))
+        assert "Hands:" not in answer.content
+        # Closed (the AI finishes Bert's table): all its hands count.
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Hands: 2" in answer.content
+        [answer] = followups(h, await h.slash(EVA, "stats", options=ai))
+        assert "Hands: 6" in answer.content  # three AI seats, two hands
+
+
+async def test_an_open_tournaments_table_is_seen_whole_only_by_who_played_it_to_the_end(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        tournament = await create(h, hands=1)
+        await h.command(BERT, "tournament join")
+        await h.command(DORA, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, 0)
+        assert bert.status is TableStatus.FINISHED
+        # Dora has still to play the same deal: no replay, export or review of Bert's table, nor is it offered.
+        for command, option in (("replay", "match"), ("export", "match"), ("review", "match")):
+            token = await h.command(DORA, command, **{option: str(bert.id)})
+            [refusal] = h.private_replies(token)[-1:]
+            assert "still open" in refusal, (command, refusal)
+            assert not [r for r in h.responses_to(token) if r.files]
+            assert await h.autocomplete(DORA, command, option, str(bert.id), CHANNEL_ID) == []
+        # Bert played all of it: he may see his own table's record now.
+        token = await h.command(BERT, "replay", match=str(bert.id))
+        assert not any("still open" in text for text in h.private_replies(token))
+        assert [r for r in h.responses_to(token) if r.files]
+        [offered] = await h.autocomplete(BERT, "replay", "match", "", CHANNEL_ID)
+        assert offered["value"] == str(bert.id)
+        # Closed: everyone in the server.
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        token = await h.command(DORA, "export", match=str(bert.id))
+        assert [r for r in h.responses_to(token) if r.files]
+
+
+async def test_a_reviewed_tournament_table_counts_in_the_accuracy_once_the_tournament_closes(tmp_path: Path) -> None:
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=True)
+    async with Harness(tmp_path / "k.sqlite3", config=config) as h:
+        tournament = await create(h, hands=1)
+        await h.command(BERT, "tournament join")
+        bert = await table_of(h, tournament, BERT)
+        await play(h, bert, BERT, 0)
+        await bot_of(h).service.reviews.idle()
+        assert await bot_of(h).store.review(bert.id) is not None  # reviewed while the tournament is open ...
+        options, resolved = user_option("player", BERT)
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Accuracy" not in answer.content or "Accuracy: not reviewed yet" in answer.content
+        assert await bot_of(h).store.accuracy(BERT.id) == []
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(tournament.id))
+        await h.settle()
+        [answer] = followups(h, await h.slash(EVA, "stats", options=options, resolved=resolved))
+        assert "Accuracy: " in answer.content and "not reviewed yet" not in answer.content  # ... counted once closed
+        assert [point.table_id for point in await bot_of(h).store.accuracy(BERT.id)] == [bert.id]
+
+
+async def test_an_upgrade_takes_the_hands_of_a_tournament_not_closed_out_of_the_statistics(tmp_path: Path) -> None:
+    """A bot before this rule wrote a tournament's hands as they settled: its open tournaments' rows go at the
+    upgrade (their closing writes them again), a closed one's stay."""
+    path = tmp_path / "k.sqlite3"
+    async with Harness(path) as h:
+        closed, still_open = await create(h, hands=1), await create(h, hands=1)
+        await h.command(BERT, "tournament join", tournament=str(closed.id))
+        await play(h, await table_of(h, closed, BERT), BERT, 0)
+        await h.command(ANNA, "tournament close", permissions=ALL_PERMISSIONS, tournament=str(closed.id))
+        await h.settle()
+        await h.command(BERT, "tournament join", tournament=str(still_open.id))
+        table = await table_of(h, still_open, BERT)
+        await play(h, table, BERT, 0)
+    with sqlite3.connect(path) as db:
+        counted = db.execute("SELECT count(*) FROM hand_stats").fetchone()[0]
+        assert counted == 4 and not db.execute("SELECT 1 FROM hand_stats WHERE table_id = ?", (table.id,)).fetchall()
+        # As the bot before stored it: the open tournament's hand counted as it settled, at schema 9.
+        db.execute("INSERT INTO hand_stats SELECT ? AS table_id, hand, seat, guild_id, player, team, chose, trump, "
+                   "playing, made, nat, pit, points, roem, score, settled_at FROM hand_stats", (table.id,))
+        db.execute("PRAGMA user_version = 9")
+    async with Harness(path) as h:
+        [answer] = followups(h, await h.slash(BERT, "stats"))
+        assert "Hands: 1 " in answer.content  # the closed tournament's hand only
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM hand_stats").fetchone()[0] == counted

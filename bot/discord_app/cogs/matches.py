@@ -50,7 +50,7 @@ class Matches(KlaverjasCog):
             typed = None  # not a number: only the list, filtered
         if typed is not None and typed not in {i for i, _ in labels}:
             # Not one of theirs, or older: offered when it is a match of this server that is over.
-            summary = await archive.summary(typed, interaction.guild_id)
+            summary = await archive.summary(typed, interaction.guild_id, interaction.user.id)
             if summary is not None:
                 choices.insert(0, (typed, match_label(summary, interaction.user.id, lang)))
         return [app_commands.Choice(name=label, value=str(i)) for i, label in choices[:CHOICES]]

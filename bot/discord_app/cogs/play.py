@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot import access
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
@@ -100,7 +101,7 @@ class Play(KlaverjasCog):
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         table = self.bot.service.table_here(interaction.user.id, interaction.channel_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seat = table.seat_of(interaction.user.id)
+        seat = access.private_seat(table, interaction.user.id)  # their own side of the sheet, if they sit here
         payload = await asyncio.to_thread(score_message, table, seat, user_lang(interaction))
         await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
 

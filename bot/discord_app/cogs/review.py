@@ -26,13 +26,16 @@ class Review(KlaverjasCog):
     @review.autocomplete("match")
     async def match_autocomplete(self, interaction: discord.Interaction[Any],
                                  current: str) -> list[app_commands.Choice[str]]:
-        """The caller's recent finished matches in this server, newest first."""
+        """The caller's recent finished matches in this server that they may see (``bot.access``), newest first."""
         if interaction.guild_id is None:
             return []
         lang = user_lang(interaction)
         typed = visible(current).lstrip("#").strip().lower()
         choices = []
         for match in await self.bot.store.played_matches(interaction.user.id, interaction.guild_id):
+            table = await self.bot.store.load_table(match.table_id)
+            if table is None or not await self.bot.archive.may_see(table, interaction.user.id):
+                continue
             names = ", ".join(name or t("ai.name", lang, seat=seat_name(seat, lang))
                               for seat, name in zip(SEATS, match.names, strict=True))
             label = t("review.choice", lang, table=match.table_id, date=match.finished_at[:10], names=names)
