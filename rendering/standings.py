@@ -4,6 +4,7 @@ the caller (``StandingsLabels``), the colours from the table theme."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -147,4 +148,4 @@ def _shade(score: int | None, best: int | None, average: float | None) -> RGB | 
 def _num(value: float | None) -> str:
     if value is None:
         return "–"
-    return str(round(value))
+    return str(math.floor(value + 0.5))  # a half up, as people round (round() takes 6.5 to 6)

@@ -12,7 +12,7 @@ from bot.access import tournament_figures
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import Payload
 from bot.discord_app.views import ConfirmPairButton, view_of
-from bot.texts.catalog import settings_line, t
+from bot.texts.catalog import score_number, settings_line, t
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from bot.tournaments.model import Entry, Tournament, TournamentStatus
@@ -110,16 +110,18 @@ def standings_text(tournament: Tournament, final: Standings, lang: Language, vie
         for line in final.hand_lines(row.entry):
             if line.score is None:
                 continue
-            params = {"hand": line.hand, "score": line.score, "best": _num(line.best), "average": _num(line.average)}
+            params = {"hand": line.hand, "score": line.score, "best": _num(line.best, lang),
+                      "average": _num(line.average, lang)}
             if points_lost is not None and line.hand <= len(points_lost):
-                lines.append(t("tournament.hand_line_lost", lang, lost=_num(points_lost[line.hand - 1]), **params))
+                lines.append(t("tournament.hand_line_lost", lang, lost=_num(points_lost[line.hand - 1], lang),
+                               **params))
             else:
                 lines.append(t("tournament.hand_line", lang, **params))
     return "\n".join(lines)
 
 
-def _num(value: float | None) -> str:
-    return "–" if value is None else str(round(value))
+def _num(value: float | None, lang: Language) -> str:
+    return "–" if value is None else score_number(value, lang)
 
 
 def standings_labels(lang: Language) -> StandingsLabels:
@@ -149,7 +151,13 @@ def standings_drawing(tournament: Tournament, final: Standings, lang: Language, 
     fields = [(t("label.players", lang), _rows(final.solo, viewer, totals)),
               (t("label.pairs", lang), _rows(final.pairs, viewer, totals))]
     settings = tournament.settings
-    title = t("tournament.title", lang, name=visible(tournament.name)[:80], tournament=tournament.id)  # no markdown
+    name = visible(tournament.name)[:80]  # no markdown
+    if tournament.status is TournamentStatus.CLOSED:  # the final image says so, with its winner
+        winners = ", ".join(visible(row.entry.label)[:NAME_SHOWN] for row in field.winners)
+        title = t("tournament.title_final" if winners else "tournament.title_final_none", lang, name=name,
+                  tournament=tournament.id, winner=winners)
+    else:
+        title = t("tournament.title", lang, name=name, tournament=tournament.id)
     return partial(render_standings, title=title, fields=fields, hands=final.hands,
                    best=field.best, average=field.average, you=you, grid=totals,
                    theme=table_theme(settings.felt, settings.four_colour, lang, neutral_teams=True),

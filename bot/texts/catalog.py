@@ -386,12 +386,12 @@ TEXTS.update({
                               "Je toernooitotaal: {total}. De stand: /klaverjas toernooi stand."),
     "tournament.table_done_ai": ("Finished by the AI when the tournament closed; total {total}.",
                                  "Door de AI uitgespeeld toen het toernooi sloot; totaal {total}."),
-    "tournament.created": ("🏆 **{name}** (tournament #{tournament}) is open until {closes}: {hands:hand|hands}, every "
-                           "entry plays the same deals against AI players ({settings}). Join with "
-                           "/klaverjas tournament join.{limit}{pairs}",
-                           "🏆 **{name}** (toernooi #{tournament}) is open tot {closes}: {hands:ronde|rondes}, "
-                           "iedereen speelt dezelfde kaarten tegen AI-spelers ({settings}). Doe mee met "
-                           "/klaverjas toernooi meedoen.{limit}{pairs}"),
+    "tournament.created": ("🏆 **{name}** (tournament #{tournament}) is open until {closes}: every entry plays the "
+                           "same deals against AI players ({settings}). Join with /klaverjas tournament join."
+                           "{limit}{pairs}",
+                           "🏆 **{name}** (toernooi #{tournament}) is open tot {closes}: iedereen speelt dezelfde "
+                           "kaarten tegen AI-spelers ({settings}). Doe mee met /klaverjas toernooi meedoen."
+                           "{limit}{pairs}"),
     "tournament.limit": (" At most {max} entries.", " Hoogstens {max} deelnames."),
     "tournament.pairs": (" Two may enter as a pair (join with partner:).", " Met z'n tweeën meedoen als paar kan ook "
                                                                            "(meedoen met maat:)."),
@@ -436,6 +436,9 @@ TEXTS.update({
     "tournament.final_none": ("🏆 **{name}** is over; no table was played.",
                               "🏆 **{name}** is afgelopen; er is geen tafel gespeeld."),
     "tournament.title": ("{name} (#{tournament})", "{name} (#{tournament})"),
+    "tournament.title_final": ("{name} (#{tournament}): final standings · winner {winner}",
+                               "{name} (#{tournament}): eindstand · winnaar {winner}"),
+    "tournament.title_final_none": ("{name} (#{tournament}): final standings", "{name} (#{tournament}): eindstand"),
     "tournament.status_open": ("open until {closes}", "open tot {closes}"),
     "tournament.status_open_short": ("open", "open"),
     "tournament.status_closing": ("closing", "wordt gesloten"),
@@ -847,6 +850,12 @@ def number(value: float, lang: str, digits: int = 1) -> str:
 
 MONTH_NAMES = {EN: ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
                NL: ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")}
+
+
+def score_number(value: float, lang: str) -> str:
+    """A score or an average of scores: whole as it is (``73``), else with one decimal (``6.5``, ``6,5``), so a
+    half is never rounded away."""
+    return str(int(value)) if float(value).is_integer() else number(value, lang)
 
 
 def month_label(month: str, lang: str) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
+import pytest
 from PIL import Image
 
-from bot.discord_app.tournament_messages import standings_drawing, standings_text
+from bot.discord_app import tournament_messages
+from bot.discord_app.tournament_messages import created_text, standings_drawing, standings_text
 from bot.tables.model import TableSettings
 from bot.texts.language import Language
 from bot.tournaments.model import Entry, Tournament, TournamentStatus
@@ -59,12 +62,30 @@ def test_the_text_and_the_image_say_the_same() -> None:
     text = standings_text(tournament, final, Language.EN, 104)
     assert "4. Dora — 90" in text and "2. Bert" not in text and "1. Bert — 162 (finished by the AI)" in text
     assert "· Eva — 162 after 2 hands (playing)" in text
-    assert "hand 3: you 90, best 90, average 22" in text  # 90 / 4 = 22.5, rounded to even
+    assert "hand 3: you 90, best 90, average 22.5" in text  # 90 / 4: a half is not rounded away (to even, 22)
     dutch = standings_text(tournament, final, Language.NL, 104)
-    assert "ronde 3: jij 90, beste 90, gemiddeld 22" in dutch and "Paren:" in dutch
+    assert "ronde 3: jij 90, beste 90, gemiddeld 22,5" in dutch and "Paren:" in dutch
     with_lost = standings_text(tournament, final, Language.EN, 104, points_lost=(1.4, 0.0, 12.0))
-    assert "hand 1: you 0, best 162, average 90, points lost 1" in with_lost
+    assert "hand 1: you 0, best 162, average 90.4, points lost 1.4" in with_lost
     image = Image.open(io.BytesIO(standings_drawing(tournament, final, Language.EN, 104)()))
     assert image.format == "PNG" and image.width >= 900 and image.height > 400
     onlooker = Image.open(io.BytesIO(standings_drawing(tournament, final, Language.NL, None)()))
     assert onlooker.height < image.height  # no "you" row
+
+
+def test_the_final_image_says_final_and_names_the_winners(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[dict[str, Any]] = []
+    monkeypatch.setattr(tournament_messages, "render_standings", lambda **kwargs: drawn.append(kwargs) or b"")
+    final = standings(3, ENTRIES, {5: (150, 12)})
+    for status in (TournamentStatus.OPEN, TournamentStatus.CLOSED):
+        tournament = Tournament(1, 9, 9, "Kerst", 1, TableSettings().with_changes(length="3"), 5, 0.0, 3600.0,
+                                status=status)
+        standings_drawing(tournament, final, Language.NL, 104)()
+    interim, closed = (kwargs["title"] for kwargs in drawn)
+    assert interim == "Kerst (#1)" and "eindstand" not in interim
+    assert closed == "Kerst (#1): eindstand · winnaar Anna, Bert, Chris"  # a shared first place
+
+
+def test_the_opening_message_says_the_number_of_hands_once() -> None:
+    tournament = Tournament(1, 9, 9, "Kerst", 1, TableSettings().with_changes(length="2"), 2, 0.0, 3600.0)
+    assert created_text(tournament).count("2 hands") == 1
