@@ -217,10 +217,10 @@ class Table:
 
     @property
     def between_hands(self) -> bool:
-        """Before the deal, or dealt but with no bid and no card yet: a seat may change hands now."""
-        hand = self.game.hand
-        return self.game.phase is Phase.DEAL or (hand is not None and not hand.bids and not hand.plays
-                                                 and self.game.phase is not Phase.PLAY)
+        """The last hand is settled and the next not dealt: a seat may change hands now. Once a hand is dealt its
+        seats keep their people until it is settled, so nobody sees two of its hands (leaving a seat and taking
+        another, even before the first bid)."""
+        return self.game.phase is Phase.DEAL
 
     @property
     def host_name(self) -> str:

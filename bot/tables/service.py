@@ -438,8 +438,9 @@ class TableService:
                         delivery: Delivery = Delivery.DM) -> tuple[Seat, bool]:
         """Someone not at the table takes an AI seat between hands.
 
-        Between hands (before any bid or card) the seat is theirs at once; during a hand it is reserved
-        and they take it when the next hand is dealt. Returns the seat and whether it is theirs already.
+        Between hands (the last hand settled, the next not dealt) the seat is theirs at once; once a hand is dealt
+        it is reserved and they take it when the next hand is dealt, so they see that hand only (also one who sat
+        in another seat of this hand and left it). Returns the seat and whether it is theirs already.
         """
         table = self.get(table_id)
         _not_at_a_tournament(table)

@@ -1,0 +1,103 @@
+"""Who sits where, through the offline harness: a seat changes hands only between hands, so nobody sees a second
+hand by hopping seats; a vote to stop leaves with the voter; a table nobody plays at in person ends."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import pytest
+from harness import Harness, Request, StoredMessage, User
+from test_discord import ANNA, BERT, lobby, open_table
+from test_scenarios import bot_of, thread_of, until
+
+from bot.tables.model import Table, TableSettings, TableStatus
+from bot.texts.catalog import seat_name
+from bot.texts.language import Language
+from engine.cards import SEATS, Card, Seat, cards_of
+from engine.game import Phase, random_deal
+
+# A seed whose first hand South (the host) bids first: after the deal nobody acts until she does, the moment
+# a seat hopper looks for.
+SOUTH_FIRST = 2
+
+
+def requests_to(h: Harness, user: User, tokens: list[str]) -> list[Request]:
+    """Everything the bot sent ``user`` alone: their direct messages and the answers to their interactions."""
+    dm_channels = {channel for channel, owner in h.fake.dm_channels.items() if owner == user.id}
+    return [r for r in h.fake.requests
+            if (r.via == "rest" and r.params.get("channel_id") in {str(c) for c in dm_channels})
+            or (r.token is not None and r.token in tokens)]
+
+
+def cards_shown(request: Request) -> set[Card]:
+    """The cards of a message's card buttons (a hand's)."""
+    return {Card.parse(i.rsplit(":", 1)[1]) for i in request.custom_ids() if i.startswith("kj:c:")}
+
+
+def dealt(table: Table, hand: int, seat: Seat) -> set[Card]:
+    return set(cards_of(table.game.hands[hand].deal[seat]))
+
+
+async def hop(h: Harness, user: User, table: Table, route: str, seat: Seat, menu: StoredMessage) -> str:
+    """``user`` asks for ``seat`` of a running table: by ``/klaverjas join``, the table message's Take seat button
+    (the first AI seat, whichever it is) or the seat menu of the lobby ``menu`` as it was before the start."""
+    thread = thread_of(h, table.id)
+    if route == "command":
+        return await h.command(user, "join", channel_id=thread, seat=seat.letter)
+    if route == "button":
+        assert table.table_message_id is not None
+        return await h.click(user, h.fake.messages[table.table_message_id], f"kj:take:{table.id}")
+    return await h.select(user, menu, f"kj:seat:{table.id}", [seat.letter])
+
+
+@pytest.mark.parametrize("route", ["command", "button", "menu"])
+async def test_hopping_seats_after_the_deal_shows_no_other_hand(tmp_path: Path, route: str) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot_of(h).service.new_seed = lambda: SOUTH_FIRST
+        table_id = await open_table(h, ANNA, length="2")
+        await h.select(BERT, lobby(h), f"kj:seat:{table_id}", ["W"])
+        menu = copy.deepcopy(lobby(h))  # the lobby as Bert saw it, with its seat menu
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        own = table.seat_of(BERT.id)
+        assert own is Seat.W and table.game.to_act is Seat.S and not table.game.hand.bids  # type: ignore[union-attr]
+        mine = dealt(table, 0, own)
+        before = len(h.fake.requests)
+        tokens: list[str] = []
+        # Bert leaves and asks for East, North and West again, leaving each time, before the first bid (the Take
+        # seat button gives the first AI seat: North).
+        for seat in (Seat.E, Seat.N, Seat.W):
+            tokens.append(await h.command(BERT, "leave", channel_id=thread))
+            tokens.append(await hop(h, BERT, table, route, seat, menu))
+        assert not table.game.hand.bids  # type: ignore[union-attr]  # still the first hand, before any bid
+        seen = [r for r in requests_to(h, BERT, tokens) if r in h.fake.requests[before:]]
+        assert all(cards_shown(r) <= mine for r in seen), [sorted(map(str, cards_shown(r))) for r in seen]
+        assert not any(r.files for r in seen)  # no hand image either: the only hand he had is West's
+        # He sits nowhere now; the first seat he asked for is his from the next deal, the others are refused.
+        reserved = table.pending_seat_of(BERT.id)
+        assert table.seat_of(BERT.id) is None and reserved is not None
+        replies = [text for token in tokens for text in h.private_replies(token)]
+        assert replies.count(f"Seat {seat_name(reserved, Language.EN)} is yours from the next hand.") == 1, replies
+        assert sum(text.startswith("You already take over seat") for text in replies) == 2, replies
+        # Only at the next deal does he sit in the seat he reserved, and sees that hand alone.
+        await until(h, lambda: len(table.game.hands) == 2, [ANNA])
+        assert table.seat_of(BERT.id) is reserved and table.pending_seat_of(BERT.id) is None
+        await h.settle()
+        later = [r for r in requests_to(h, BERT, tokens) if r in h.fake.requests[before:]]
+        shown = set().union(*(cards_shown(r) for r in later))
+        assert shown and shown <= mine | dealt(table, 1, reserved)
+        assert not shown & (set().union(*(dealt(table, 0, s) for s in SEATS)) - mine - dealt(table, 1, reserved))
+
+
+def test_a_seat_changes_hands_only_before_a_deal() -> None:
+    table = Table(id=1, host_id=ANNA.id, settings=TableSettings(), seed=SOUTH_FIRST, status=TableStatus.PLAYING)
+    assert table.between_hands  # nothing dealt yet
+    table.game.apply(random_deal(random.Random(1), Seat.W))
+    assert table.game.hand is not None and not table.game.hand.bids
+    assert not table.between_hands  # dealt: every seat's cards are known to whoever sits there
+    while table.game.phase is not Phase.DEAL:
+        table.game.apply(table.game.legal_actions()[0])
+    assert table.between_hands  # settled, the next hand not dealt: the moment a seat may change hands
