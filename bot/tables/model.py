@@ -258,6 +258,15 @@ class Table:
     def view(self, seat: Seat) -> SeatView:
         return seat_view(self.game, seat)
 
+    def vacate(self, seat: Seat, successor: SeatInfo) -> SeatInfo:
+        """The seat's human leaves it to ``successor`` (nobody in the lobby, an AI in a game); returns the seat they
+        left. Their vote to stop goes with them: a stop needs a majority of the people still at the table."""
+        old = self.seats[seat]
+        self.seats[seat] = successor
+        if old.user_id is not None:
+            self.stop_votes.discard(old.user_id)
+        return old
+
     def hand_over_pending(self, seat: Seat) -> None:
         """The person who reserved this AI seat sits in it now."""
         info = self.seats[seat]

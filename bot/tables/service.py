@@ -247,14 +247,13 @@ class TableService:
             if table.status is TableStatus.LOBBY:
                 if user_id == table.host_id:
                     raise ServiceError(ServiceErrorCode.HOST_CANNOT_LEAVE)
-                table.seats[seat] = SeatInfo()
+                table.vacate(seat, SeatInfo())
                 await self.registry.save(table)
                 await self.registry.emit(LobbyChanged(table))
                 return seat
             if not table.running:
                 raise ServiceError(ServiceErrorCode.NOT_PLAYING)
-            old = table.seats[seat]
-            table.seats[seat] = SeatInfo(SeatKind.AI, None, "", table.settings.ai_level)
+            old = table.vacate(seat, SeatInfo(SeatKind.AI, None, "", table.settings.ai_level))
             await self.registry.save(table)
             await self.registry.emit(SeatChanged(table, seat, SeatChange.LEFT, old.user_id))
             self.driver.schedule(table)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from harness import Harness, Request, StoredMessage, User
-from test_discord import ANNA, BERT, lobby, open_table
-from test_scenarios import bot_of, thread_of, until
+from test_discord import ANNA, BERT, CHRIS, lobby, open_table
+from test_scenarios import bot_of, started, thread_of, until
 
 from bot.tables.model import Table, TableSettings, TableStatus
-from bot.texts.catalog import seat_name
+from bot.texts.catalog import seat_name, t
 from bot.texts.language import Language
 from engine.cards import SEATS, Card, Seat, cards_of
 from engine.game import Phase, random_deal
@@ -101,3 +101,23 @@ def test_a_seat_changes_hands_only_before_a_deal() -> None:
     while table.game.phase is not Phase.DEAL:
         table.game.apply(table.game.legal_actions()[0])
     assert table.between_hands  # settled, the next hand not dealt: the moment a seat may change hands
+
+
+# ------------------------------------------------------------------ votes to stop
+
+
+async def test_a_vote_to_stop_leaves_with_the_voter(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [BERT, CHRIS])
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        token = await h.command(BERT, "stop", channel_id=thread)
+        assert any("majority" in r for r in h.private_replies(token))
+        await h.command(BERT, "leave", channel_id=thread)
+        # Two humans are left: Chris's vote alone is not a majority of them; Bert's went with his seat.
+        token = await h.command(CHRIS, "stop", channel_id=thread)
+        assert h.private_replies(token) == [t("stop.voted", Language.NL)]
+        assert table.running and table.stop_votes == {CHRIS.id}
+        # Bert comes back (from the next deal): his old vote does not count again.
+        await h.command(BERT, "join", channel_id=thread)
+        assert table.running and table.stop_votes == {CHRIS.id}
