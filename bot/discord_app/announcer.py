@@ -162,7 +162,7 @@ class Announcer:
         elif isinstance(event, SeatChanged):
             self.on_seat_changed(event)
         elif isinstance(event, TableStopped):
-            self.queue_post(table, stopped_message(table))
+            self.queue_post(table, stopped_message(table, event.deserted))
             self.queue(table, partial(self.sync_lobby, table), "lobby")
             self.retire(table)
         elif isinstance(event, LobbyExpired):

@@ -499,12 +499,13 @@ def review_button(table: Table) -> discord.ui.Item[Any] | None:
     return ReviewButton(table.id, table.settings.language)
 
 
-def stopped_message(table: Table) -> Payload:
-    """The table was stopped; once a hand was dealt, its replay and record are offered as for a finished match."""
+def stopped_message(table: Table, deserted: bool = False) -> Payload:
+    """The table was stopped (``deserted``: as nobody played at it in person any more); once a hand was dealt, its
+    replay and record are offered as for a finished match."""
     lang = table.settings.language
     played = bool(table.game.hands)
     view = view_of([ReplayButton(table.id, lang), ExportButton(table.id, lang)]) if played else None
-    return Payload(t("stopped", lang), view)
+    return Payload(t("deserted" if deserted else "stopped", lang), view)
 
 
 def bid_prompt(table: Table, user_id: int | None) -> Payload:

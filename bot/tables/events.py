@@ -71,6 +71,7 @@ class SeatChanged:
 class TableStopped:
     table: Table
     by: int | None
+    deserted: bool = False  # nobody played at it in person any more, nor came back in time (``Table.deserted``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,20 +3,27 @@ hand by hopping seats; a vote to stop leaves with the voter; a table nobody play
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import random
 from pathlib import Path
 
 import pytest
-from harness import Harness, Request, StoredMessage, User
+from harness import GUILD_ID, Harness, Request, StoredMessage, User
 from test_discord import ANNA, BERT, CHRIS, lobby, open_table
 from test_scenarios import bot_of, started, thread_of, until
 
+from bot.stats.facts import human_key
 from bot.tables.model import Table, TableSettings, TableStatus
+from bot.tables.service import ServiceConfig
 from bot.texts.catalog import seat_name, t
 from bot.texts.language import Language
+from engine.actions import Choice
+from engine.ai.players import Level
 from engine.cards import SEATS, Card, Seat, cards_of
 from engine.game import Phase, random_deal
+from engine.record import game_from_record
+from engine.view import SeatView
 
 # A seed whose first hand South (the host) bids first: after the deal nobody acts until she does, the moment
 # a seat hopper looks for.
@@ -121,3 +128,102 @@ async def test_a_vote_to_stop_leaves_with_the_voter(tmp_path: Path) -> None:
         # Bert comes back (from the next deal): his old vote does not count again.
         await h.command(BERT, "join", channel_id=thread)
         assert table.running and table.stop_votes == {CHRIS.id}
+
+
+# ------------------------------------------------------------------ a table nobody plays at in person
+
+
+def grace(seconds: float, turn_time: float = 600.0) -> ServiceConfig:
+    return ServiceConfig(ai_pause=0, deal_pause=0, turn_time=turn_time, reviews=False, deserted_grace=seconds)
+
+
+def first_choice(level: Level, seed: int, view: SeatView) -> Choice:
+    """A quick AI for seats the timer plays (the hard player would take seconds a move on a busy machine)."""
+    return view.legal[0]
+
+
+async def until_over(table: Table, seconds: float = 30.0) -> None:
+    """Wait (in real time: the grace and turn timers run) until the table is over."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while table.running and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+
+
+async def assert_ended_deserted(h: Harness, table: Table) -> None:
+    """Stopped by nobody, with the note in its language, and stored as a stopped match whose record replays."""
+    await h.settle()
+    store = bot_of(h).store
+    assert table.status is TableStatus.STOPPED and table.stopped_by is None
+    note = t("deserted", table.settings.language)
+    notes = [m for m in h.fake.in_channel(thread_of(h, table.id)) if m.content == note]
+    assert len(notes) == 1 and notes[0].custom_ids() == [f"kj:rp:{table.id}", f"kj:ex:{table.id}"]
+    stored = await store.load_table(table.id)
+    assert stored is not None and stored.status is TableStatus.STOPPED
+    assert game_from_record(await store.record(table.id)).actions == table.game.actions
+    assert await store.player_stats(human_key(ANNA.id), GUILD_ID) is not None
+
+
+async def test_a_table_its_only_human_left_pauses_then_ends_with_a_note(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", config=grace(0.4)) as h:
+        table_id = await started(h, ANNA, [], length="16")
+        table = bot_of(h).service.get(table_id)
+        await until(h, lambda: len(table.game.results) == 1 and table.game.to_act is Seat.S, [ANNA])
+        await h.command(ANNA, "leave", channel_id=thread_of(h, table_id))
+        version = table.version
+        await h.settle()
+        await asyncio.sleep(0.2)
+        assert table.running and table.version == version  # the AI players wait: nobody watches them play
+        await until_over(table)
+        assert table.version == version
+        await assert_ended_deserted(h, table)
+        stats = await bot_of(h).store.player_stats(human_key(ANNA.id), GUILD_ID)
+        assert (stats.abandoned, stats.played) == (1, 1)  # she left it: abandoned, as after any stop
+
+
+async def test_taking_a_seat_in_the_grace_period_resumes_play(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", config=grace(0.5)) as h:
+        table_id = await started(h, ANNA, [], length="16")
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await h.command(ANNA, "leave", channel_id=thread)
+        version = table.version
+        token = await h.command(CHRIS, "join", channel_id=thread, seat="E")
+        assert h.private_replies(token) == [t("reserved_seat", Language.NL, seat=seat_name(Seat.E, Language.NL))]
+        # The hand is played out by the AI players; at the next deal Chris sits East and the game waits for him.
+        await until(h, lambda: table.seat_of(CHRIS.id) is Seat.E, [])
+        await asyncio.sleep(0.7)
+        assert table.running and table.version > version
+
+
+async def test_a_table_everyone_was_away_from_for_a_whole_hand_ends(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", config=grace(0.3, turn_time=0.1), choose=first_choice) as h:
+        table_id = await started(h, ANNA, [BERT], length="16", language="nl")
+        table = bot_of(h).service.get(table_id)
+        # Nobody plays: the timer plays their turns, then the AI keeps their seats; after a whole hand of that the
+        # table waits, then ends.
+        await until_over(table)
+        assert [table.seats[s].away for s in (table.seat_of(ANNA.id), table.seat_of(BERT.id))] == [True, True]
+        assert len(table.game.hands) <= 3 and table.game.phase is Phase.DEAL
+        await assert_ended_deserted(h, table)
+        for user in (ANNA, BERT):  # they let it go: abandoned, not a match without a result
+            stats = await bot_of(h).store.player_stats(human_key(user.id), GUILD_ID)
+            assert (stats.abandoned, stats.unfinished) == (1, 0)
+
+
+async def test_im_back_in_the_grace_period_resumes_play(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", config=grace(1.5, turn_time=0.1), choose=first_choice) as h:
+        table_id = await started(h, ANNA, [], length="16")
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while not (table.deserted or loop.time() > deadline):
+            await asyncio.sleep(0.02)
+        assert table.deserted and table.running
+        version = table.version
+        [away] = [m for m in h.fake.in_channel(thread) if f"kj:back:{table_id}" in m.custom_ids()]
+        await h.click(ANNA, away, f"kj:back:{table_id}")
+        await until(h, lambda: table.version > version and table.game.to_act is table.seat_of(ANNA.id), [])
+        await asyncio.sleep(1.6)
+        assert table.running
