@@ -13,6 +13,7 @@ from harness import GUILD_ID, Harness, Request, StoredMessage, User
 from test_discord import ANNA, BERT, CHRIS, lobby, open_table
 from test_scenarios import bot_of, started, thread_of, until
 
+from bot.discord_app.config import ConfigError, load_config
 from bot.stats.facts import human_key
 from bot.tables.model import Table, TableSettings, TableStatus
 from bot.tables.service import ServiceConfig
@@ -227,3 +228,10 @@ async def test_im_back_in_the_grace_period_resumes_play(tmp_path: Path) -> None:
         await until(h, lambda: table.version > version and table.game.to_act is table.seat_of(ANNA.id), [])
         await asyncio.sleep(1.6)
         assert table.running
+
+
+def test_the_deserted_grace_setting() -> None:
+    assert load_config({}, dotenv=None).service_config().deserted_grace == 300
+    assert load_config({"KLAVERJAS_DESERTED_GRACE": "60"}, dotenv=None).service_config().deserted_grace == 60
+    with pytest.raises(ConfigError, match="KLAVERJAS_DESERTED_GRACE must be at least 30 seconds"):
+        load_config({"KLAVERJAS_DESERTED_GRACE": "1"}, dotenv=None)
