@@ -44,6 +44,7 @@ from bot.discord_app.messages import (
     hand_result_message,
     lobby_message,
     match_message,
+    paused_message,
     reminder_message,
     seat_changed_text,
     show_hand_message,
@@ -65,6 +66,7 @@ from bot.tables.events import (
     SeatChange,
     SeatChanged,
     ServiceEvent,
+    TablePaused,
     TableRestored,
     TableStarted,
     TableStopped,
@@ -161,6 +163,8 @@ class Announcer:
             self.queue_post(table, away_message(table, event.user_id))
         elif isinstance(event, SeatChanged):
             self.on_seat_changed(event)
+        elif isinstance(event, TablePaused):
+            self.queue_post(table, paused_message(table, event.grace))
         elif isinstance(event, TableStopped):
             self.queue_post(table, stopped_message(table, event.deserted))
             self.queue(table, partial(self.sync_lobby, table), "lobby")

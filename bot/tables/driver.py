@@ -33,7 +33,15 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.tables.events import LobbyExpired, SeatAway, SeatChange, SeatChanged, TableStopped, TurnReminder
+from bot.tables.events import (
+    LobbyExpired,
+    SeatAway,
+    SeatChange,
+    SeatChanged,
+    TablePaused,
+    TableStopped,
+    TurnReminder,
+)
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker, choose_action
@@ -212,6 +220,15 @@ class TableDriver:
         """Nobody plays at the table in person (``Table.deserted``): nothing is played for ``deserted_grace``
         seconds, in which a seat taken or "I'm back" schedules the driver afresh; then the table ends as a stopped
         one (by nobody), its record as far as it got, with a note."""
+        async with table.lock:
+            if table.version != version or not table.running:
+                return
+            if not table.deserted:
+                self.schedule(table)  # someone came back meanwhile (another process's change, read in with the lock)
+                return
+            if table.paused_at != version:
+                table.paused_at = version
+                await self.registry.emit(TablePaused(table, self.config.deserted_grace))
         await asyncio.sleep(self.config.deserted_grace)
         async with table.lock:
             if table.version != version or not table.running:

@@ -191,6 +191,9 @@ class Table:
     autoplay: bool = False
     # Finished, its end not announced yet (a front end that stores the end itself): in memory only.
     end_unannounced: bool = False
+    # The version at which the table was last said to wait for someone to come back (``TablePaused``), so a pause
+    # is said once; in memory only.
+    paused_at: int | None = None
 
     @property
     def version(self) -> int:

@@ -156,9 +156,13 @@ async def assert_ended_deserted(h: Harness, table: Table) -> None:
     await h.settle()
     store = bot_of(h).store
     assert table.status is TableStatus.STOPPED and table.stopped_by is None
-    note = t("deserted", table.settings.language)
+    lang = table.settings.language
+    said = [m.content for m in h.fake.in_channel(thread_of(h, table.id))]
+    assert said.count(t("deserted.waiting", lang, minutes=1)) == 1  # it said it waits, once
+    note = t("deserted", lang)
     notes = [m for m in h.fake.in_channel(thread_of(h, table.id)) if m.content == note]
     assert len(notes) == 1 and notes[0].custom_ids() == [f"kj:rp:{table.id}", f"kj:ex:{table.id}"]
+    assert said.index(t("deserted.waiting", lang, minutes=1)) < said.index(note)
     stored = await store.load_table(table.id)
     assert stored is not None and stored.status is TableStatus.STOPPED
     assert game_from_record(await store.record(table.id)).actions == table.game.actions
