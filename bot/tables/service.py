@@ -535,6 +535,9 @@ class TableService:
             if not (can_manage or user_id == table.host_id):
                 if user_id not in humans:
                     raise ServiceError(ServiceErrorCode.NOT_ALLOWED_STOP)
+                # Only the votes of people still seated count, however a voter lost their seat (``Table.vacate``
+                # drops the vote of one who leaves here; another process's change arrives as a new seat).
+                table.stop_votes &= humans
                 table.stop_votes.add(user_id)
                 if len(table.stop_votes) * 2 <= len(humans):
                     return False
