@@ -217,9 +217,9 @@ class TableDriver:
             # else: a tournament participant's turn waits for them, however long they take
 
     async def _end_deserted(self, table: Table, version: int) -> None:
-        """Nobody plays at the table in person (``Table.deserted``): nothing is played for ``deserted_grace``
-        seconds, in which a seat taken or "I'm back" schedules the driver afresh; then the table ends as a stopped
-        one (by nobody), its record as far as it got, with a note."""
+        """Nobody plays at the table in person (``Table.deserted``): it says so (once a pause) and nothing is played
+        for ``deserted_grace`` seconds, in which a seat taken or "I'm back" schedules the driver afresh; then the
+        table ends as a stopped one (by nobody), its record as far as it got, with a note."""
         async with table.lock:
             if table.version != version or not table.running:
                 return
