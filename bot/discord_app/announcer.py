@@ -45,6 +45,7 @@ from bot.discord_app.messages import (
     hand_result_message,
     lobby_message,
     match_message,
+    paused_message,
     reminder_message,
     seat_changed_text,
     show_hand_message,
@@ -66,6 +67,7 @@ from bot.tables.events import (
     SeatChange,
     SeatChanged,
     ServiceEvent,
+    TablePaused,
     TableRestored,
     TableStarted,
     TableStopped,
@@ -162,8 +164,10 @@ class Announcer:
             self.queue_post(table, away_message(table, event.user_id))
         elif isinstance(event, SeatChanged):
             self.on_seat_changed(event)
+        elif isinstance(event, TablePaused):
+            self.queue_post(table, paused_message(table, event.grace))
         elif isinstance(event, TableStopped):
-            self.queue_post(table, stopped_message(table))
+            self.queue_post(table, stopped_message(table, event.deserted))
             self.queue(table, partial(self.sync_lobby, table), "lobby")
             self.retire(table)
         elif isinstance(event, LobbyExpired):

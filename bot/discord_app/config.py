@@ -26,6 +26,7 @@ class ConfigError(ValueError):
 
 MIN_TURN_TIME = 10.0  # seconds: the reminder comes at half time, and less would give nobody time to read
 MIN_LOBBY_TIMEOUT = 60.0  # seconds: less would close a lobby before people could read it and join
+MIN_DESERTED_GRACE = 30.0  # seconds: less would end a table before anyone could take a seat or press I'm back
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +77,14 @@ class BotConfig:
     deal_pause: float = 2.0
     ai_workers: int = 1  # processes for AI decisions (hints: one more); 0 = threads in the bot's process
     lobby_timeout: float = 1800.0
+    deserted_grace: float = 300.0
     # ``klaverjas bot --shards 0-3 --shard-count 8``: the gateway shards this process runs (None: not sharded).
     shard_ids: frozenset[int] | None = None
     shard_count: int | None = None
 
     def service_config(self) -> ServiceConfig:
         return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time,
-                             lobby_timeout=self.lobby_timeout)
+                             lobby_timeout=self.lobby_timeout, deserted_grace=self.deserted_grace)
 
 
 HIDDEN = "[token hidden]"
@@ -205,4 +207,5 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
         deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
         ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", 1),
         lobby_timeout=_number(merged, "KLAVERJAS_LOBBY_TIMEOUT", 1800.0, MIN_LOBBY_TIMEOUT),
+        deserted_grace=_number(merged, "KLAVERJAS_DESERTED_GRACE", 300.0, MIN_DESERTED_GRACE),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
@@ -500,12 +501,18 @@ def review_button(table: Table) -> discord.ui.Item[Any] | None:
     return ReviewButton(table.id, table.settings.language)
 
 
-def stopped_message(table: Table) -> Payload:
-    """The table was stopped; once a hand was dealt, its replay and record are offered as for a finished match."""
+def stopped_message(table: Table, deserted: bool = False) -> Payload:
+    """The table was stopped (``deserted``: as nobody played at it in person any more); once a hand was dealt, its
+    replay and record are offered as for a finished match."""
     lang = table.settings.language
     played = bool(table.game.hands)
     view = view_of([ReplayButton(table.id, lang), ExportButton(table.id, lang)]) if played else None
-    return Payload(t("stopped", lang), view)
+    return Payload(t("deserted" if deserted else "stopped", lang), view)
+
+
+def paused_message(table: Table, grace: float) -> Payload:
+    """Nobody plays at the table in person any more: how long it waits for someone to take a seat or come back."""
+    return Payload(t("deserted.waiting", table.settings.language, minutes=max(1, math.ceil(grace / 60))))
 
 
 def bid_prompt(table: Table, user_id: int | None) -> Payload:

@@ -1,6 +1,7 @@
 """What happens at a table without a click: deals and turned suits, AI turns, AI roem claims, the turn
 timer that reminds a human and then lets the AI play for them, and the timers of a table's life: a
-lobby nobody starts expires, and a finished or stopped table leaves memory a while after its end.
+lobby nobody starts expires, a table nobody plays at in person any more waits for someone to come back and
+then ends, and a finished or stopped table leaves memory a while after its end.
 
 One task per table, started afresh for every new state (``schedule``). Chance and AI choices are
 seeded by the table's seed and the position only, so a restarted bot plays on identically. Chance depends on
@@ -32,7 +33,15 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.tables.events import LobbyExpired, SeatAway, SeatChange, SeatChanged, TurnReminder
+from bot.tables.events import (
+    LobbyExpired,
+    SeatAway,
+    SeatChange,
+    SeatChanged,
+    TablePaused,
+    TableStopped,
+    TurnReminder,
+)
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker, choose_action
@@ -62,6 +71,9 @@ class ServiceConfig:
     retire_after: float = 60.0
     hint_cooldown: float = 10.0  # seconds between two hints for the same person
     hint_queue: int = 8  # hints waiting for the hint worker at most; more are refused until it catches up
+    # Seconds a table nobody plays at in person any more (``Table.deserted``) waits, without a move, for someone to
+    # take a seat or come back, before it ends as a stopped table.
+    deserted_grace: float = 300.0
     reviews: bool = True  # review finished matches (bot.tables.reviews); off where only play is measured
     # Tables one person may host at once, in the lobby or being played (tournament tables aside): each is work for
     # the AI players, the store and Discord, so one person cannot open a table in every channel.
@@ -129,8 +141,8 @@ class TableDriver:
 
     def _will_act(self, table: Table) -> bool:
         game = table.game
-        if not table.running:
-            return False
+        if not table.running or table.deserted:
+            return False  # over, or waiting for someone to come back
         if game.phase in (Phase.DEAL, Phase.TURN_UP) or self._pending_ai_claim(table) is not None:
             return True
         return game.to_act is not None and table.ai_plays(game.to_act)
@@ -187,7 +199,9 @@ class TableDriver:
     async def _step(self, table: Table, version: int) -> None:
         game = table.game
         claimer = self._pending_ai_claim(table)
-        if claimer is not None:
+        if table.deserted:
+            await self._end_deserted(table, version)
+        elif claimer is not None:
             await self._pause(table, self.config.ai_pause)
             await self._apply(table, version, claimer, Claim(claimer), Actor.AI)
         elif game.phase is Phase.OVER:
@@ -204,6 +218,36 @@ class TableDriver:
             elif table.tournament_id is None:
                 await self._timed_turn(table, version, seat)
             # else: a tournament participant's turn waits for them, however long they take
+
+    async def _end_deserted(self, table: Table, version: int) -> None:
+        """Nobody plays at the table in person (``Table.deserted``): it says so (once a pause) and nothing is played
+        for ``deserted_grace`` seconds, in which a seat taken or "I'm back" schedules the driver afresh; then the
+        table ends as a stopped one (by nobody), its record as far as it got, with a note."""
+        async with table.lock:
+            if table.version != version or not table.running:
+                return
+            if not table.deserted:
+                self.schedule(table)  # someone came back meanwhile (another process's change, read in with the lock)
+                return
+            if table.paused_at != version:
+                table.paused_at = version
+                await self.registry.emit(TablePaused(table, self.config.deserted_grace))
+        await asyncio.sleep(self.config.deserted_grace)
+        async with table.lock:
+            if table.version != version or not table.running:
+                return
+            if table.deserted:
+                table.task_locked = True
+                try:
+                    # Those still seated, away, let the match go: abandoned for them, as for someone who stops it (an
+                    # away player could otherwise turn a match going wrong into one without a result).
+                    table.stop_votes.update(info.user_id for _, info in table.humans() if info.user_id is not None)
+                    table.status = TableStatus.STOPPED
+                    await self.registry.save(table)
+                    await self.registry.emit(TableStopped(table, None, deserted=True))
+                finally:
+                    table.task_locked = False
+            self.schedule(table)  # its retirement; or, someone is back, the next move
 
     @staticmethod
     async def _pause(table: Table, seconds: float) -> None:

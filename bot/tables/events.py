@@ -68,9 +68,19 @@ class SeatChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class TablePaused:
+    """Nobody plays at the table in person any more (``Table.deserted``): it waits ``grace`` seconds for someone
+    to take a seat or come back, then it stops."""
+
+    table: Table
+    grace: float
+
+
+@dataclass(frozen=True, slots=True)
 class TableStopped:
     table: Table
     by: int | None
+    deserted: bool = False  # nobody played at it in person any more, nor came back in time (``Table.deserted``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,6 @@ class AutoplayStarted:
     table: Table
 
 
-ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TableStopped
-                | LobbyExpired | TableRestored | AutoplayStarted)
+ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TablePaused
+                | TableStopped | LobbyExpired | TableRestored | AutoplayStarted)
 Subscriber = Callable[[ServiceEvent], Awaitable[None]]

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.texts.language import Language
+from engine.actions import Deal
 from engine.ai.players import Level
 from engine.ai.review_summary import MatchReview
 from engine.cards import SEATS, Seat
@@ -204,6 +205,9 @@ class Table:
     autoplay: bool = False
     # Finished, its end not announced yet (a front end that stores the end itself): in memory only.
     end_unannounced: bool = False
+    # The version at which the table was last said to wait for someone to come back (``TablePaused``), so a pause
+    # is said once; in memory only.
+    paused_at: int | None = None
 
     @property
     def version(self) -> int:
@@ -231,10 +235,32 @@ class Table:
 
     @property
     def between_hands(self) -> bool:
-        """Before the deal, or dealt but with no bid and no card yet: a seat may change hands now."""
-        hand = self.game.hand
-        return self.game.phase is Phase.DEAL or (hand is not None and not hand.bids and not hand.plays
-                                                 and self.game.phase is not Phase.PLAY)
+        """The last hand is settled and the next not dealt: a seat may change hands now. Once a hand is dealt its
+        seats keep their people until it is settled, so nobody sees two of its hands (leaving a seat and taking
+        another, even before the first bid)."""
+        return self.game.phase is Phase.DEAL
+
+    @property
+    def deserted(self) -> bool:
+        """Nobody plays at this running table in person any more: every human left it and nobody reserved a seat,
+        or (between hands) every human seated was away for the whole last hand. The driver then lets it wait for
+        someone to come back, and ends it (``bot.tables.driver``). Never a tournament's table (its participant keeps
+        the seat, without a turn timer) or one the AI plays out."""
+        if not self.running or self.autoplay or self.tournament_id is not None:
+            return False
+        if any(info.pending_user_id is not None for info in self.seats):
+            return False
+        humans = [info for _, info in self.humans()]
+        if not humans:
+            return True
+        return self.between_hands and all(info.away for info in humans) and self._last_hand_unattended()
+
+    def _last_hand_unattended(self) -> bool:
+        """Nobody acted in the last hand in person, nor did the turn timer for anyone: every human at the table was
+        away for all of it (each seat acts in every hand, so a present one would have)."""
+        actions = self.game.actions
+        start = next((i for i in range(len(actions) - 1, -1, -1) if isinstance(actions[i], Deal)), None)
+        return start is not None and all(actor in (Actor.AI, Actor.CHANCE) for actor in self.actors[start:])
 
     @property
     def host_name(self) -> str:
@@ -271,6 +297,15 @@ class Table:
 
     def view(self, seat: Seat) -> SeatView:
         return seat_view(self.game, seat)
+
+    def vacate(self, seat: Seat, successor: SeatInfo) -> SeatInfo:
+        """The seat's human leaves it to ``successor`` (nobody in the lobby, an AI in a game); returns the seat they
+        left. Their vote to stop goes with them: a stop needs a majority of the people still at the table."""
+        old = self.seats[seat]
+        self.seats[seat] = successor
+        if old.user_id is not None:
+            self.stop_votes.discard(old.user_id)
+        return old
 
     def hand_over_pending(self, seat: Seat) -> None:
         """The person who reserved this AI seat sits in it now."""

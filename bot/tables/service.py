@@ -260,14 +260,13 @@ class TableService:
             if table.status is TableStatus.LOBBY:
                 if user_id == table.host_id:
                     raise ServiceError(ServiceErrorCode.HOST_CANNOT_LEAVE)
-                table.seats[seat] = SeatInfo()
+                table.vacate(seat, SeatInfo())
                 await self.registry.save(table)
                 await self.registry.emit(LobbyChanged(table))
                 return seat
             if not table.running:
                 raise ServiceError(ServiceErrorCode.NOT_PLAYING)
-            old = table.seats[seat]
-            table.seats[seat] = SeatInfo(SeatKind.AI, None, "", table.settings.ai_level)
+            old = table.vacate(seat, SeatInfo(SeatKind.AI, None, "", table.settings.ai_level))
             await self.registry.save(table)
             await self.registry.emit(SeatChanged(table, seat, SeatChange.LEFT, old.user_id))
             self.driver.schedule(table)
@@ -451,8 +450,9 @@ class TableService:
                         delivery: Delivery = Delivery.DM) -> tuple[Seat, bool]:
         """Someone not at the table takes an AI seat between hands.
 
-        Between hands (before any bid or card) the seat is theirs at once; during a hand it is reserved
-        and they take it when the next hand is dealt. Returns the seat and whether it is theirs already.
+        Between hands (the last hand settled, the next not dealt) the seat is theirs at once; once a hand is dealt
+        it is reserved and they take it when the next hand is dealt, so they see that hand only (also one who sat
+        in another seat of this hand and left it). Returns the seat and whether it is theirs already.
         """
         table = self.get(table_id)
         _not_at_a_tournament(table)
@@ -549,6 +549,9 @@ class TableService:
             if not (can_manage or user_id == table.host_id):
                 if user_id not in humans:
                     raise ServiceError(ServiceErrorCode.NOT_ALLOWED_STOP)
+                # Only the votes of people still seated count, however a voter lost their seat (``Table.vacate``
+                # drops the vote of one who leaves here; another process's change arrives as a new seat).
+                table.stop_votes &= humans
                 table.stop_votes.add(user_id)
                 if len(table.stop_votes) * 2 <= len(humans):
                     return False

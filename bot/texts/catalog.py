@@ -132,6 +132,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "score.line": ("Wij ({team}) {we} – Zij ({other}) {they}", "Wij ({team}) {we} – Zij ({other}) {they}"),
     "score.neutral": ("NS {ns} – EW {ew}", "NZ {ns} – OW {ew}"),
     "stopped": ("The table was stopped.", "De tafel is gestopt."),
+    "deserted.waiting": ("Nobody plays at this table in person any more: it waits {minutes:minute|minutes} for someone "
+                         "to take a seat (Take an AI seat, or /klaverjas join) or press I'm back, then it stops.",
+                         "Er speelt niemand meer zelf aan deze tafel: ze wacht {minutes:minuut|minuten} tot iemand "
+                         "een plaats overneemt (Neem een AI-plaats over, of /klaverjas join) of op Ik ben terug "
+                         "drukt, daarna stopt ze."),
+    "deserted": ("Nobody plays at this table any more (everyone left, or was away for a whole hand) and nobody "
+                 "came back in time: the table was stopped.",
+                 "Er speelt niemand meer aan deze tafel (iedereen is weg, of was een hele ronde afwezig) en niemand "
+                 "kwam op tijd terug: de tafel is gestopt."),
     "stop.voted": ("Your vote to stop is counted; a majority of the players is needed.",
                    "Je stem om te stoppen is geteld; een meerderheid van de spelers is nodig."),
     "restored": ("The bot restarted: the game continues where it was.",
