@@ -115,7 +115,8 @@ STEPS = max(20, TOTAL_STEPS // EXAMPLES)
 PUBLIC = -1  # the audience of a post in a channel or thread
 # The catalog's words for "this trick holds roem, claim it" (trick.roem_claim), in English and Dutch.
 ROEM_HINT = re.compile(r"if they claim it|als ze die melden")
-STANDINGS_ROW = re.compile(r"^(?:\d+\.|·) (.+?) — (-?\d+)", re.MULTILINE)
+# A standings row with a total (tournament.row, tournament.row_playing): "1. Bert — 73", "· Bert — 63 after 1 hand".
+STANDINGS_ROW = re.compile(r"^(?:\d+\.|·) (.+?) — (-?\d+)(?=$| \(| after | na )", re.MULTILINE)
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKABVH])([♣♦♥♠])")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 DUTCH = {"B": "J", "V": "Q", "H": "K"}
