@@ -102,7 +102,7 @@ OTHER_GUILD = 915000000000000001
 OTHER_CHANNEL = 925000000000000001
 DM_BASE = 945000000000000000  # a person's DM channel with the bot: DM_BASE + their id
 
-TOTAL_STEPS = int(os.environ.get("KLAVERJAS_HOSTILE_STEPS", "360"))
+TOTAL_STEPS = int(os.environ.get("KLAVERJAS_HOSTILE_STEPS", "480"))
 EXAMPLES = int(os.environ.get("KLAVERJAS_HOSTILE_EXAMPLES", "3"))
 LONG_RUN = "KLAVERJAS_HOSTILE_STEPS" in os.environ or "KLAVERJAS_HOSTILE_EXAMPLES" in os.environ
 # Exploring: COLLECT goes on after a violation and reports each kind once at the end; ONLY (comma-separated kinds,
@@ -712,8 +712,8 @@ def diff(b: TableSnap, a: TableSnap) -> str:
 KINDS = ["play"] * 5 + ["command"] * 3 + ["click"] * 3 + ["autocomplete", "hop", "vote and leave"]
 JUNK = ["", "X", "JH10", "nesw", "٣", "0", "-1", "99999999999999", "@everyone", "J♥", "10♠", "B♥"]
 # Taking seats, leaving, voting and asking for one's hand are where hands and seats change owners: drawn more often.
-SUBCOMMANDS = ["join"] * 4 + ["leave"] * 3 + ["stop"] * 2 + ["hand"] * 2 + ["play"] * 2 + [
-               "start", "settings", "rules", "hint", "score", "replay",
+SUBCOMMANDS = ["join"] * 4 + ["leave"] * 3 + ["hand"] * 2 + ["play"] * 2 + [
+               "stop", "start", "settings", "rules", "hint", "score", "replay",
                "export", "history", "review", "forget-me", "tournament join", "tournament standings",
                "tournament close", "tournament winners", "tournament config", "tournament create", "stats",
                "leaderboard"]
@@ -918,8 +918,9 @@ class Session:
     async def macro(self, kind: str, actor: User) -> None:
         """What a cheat tries on purpose, as two steps (each checked): leave and take another seat of the same
         table (seat hopping), or vote to stop and leave (does the vote stay?)."""
+        # A vote is a guest's (the host stops at once, which would only end the match early).
         tables = [t for t in self.witness.tables.values() if t.seat_of(actor.id) is not None and t.running
-                  and t.guild_id == GUILD_ID]
+                  and t.guild_id == GUILD_ID and (kind == "hop" or t.host_id != actor.id)]
         if not tables:
             return
         table = self.pick(tables, "table")
@@ -1098,7 +1099,7 @@ class Session:
                 asked.append(any(isinstance(a, Claim | Decline) for a in actions[cards[-1] + 1:]))
         if len(set(asked)) > 1:
             self.witness.step = Step("end", ANNA)
-            self.witness.violation("roem", f"table {table.id}: the last trick's question came after hands "
+            self.witness.violation("roem question", f"table {table.id}: the last trick's question came after hands "
                                    f"{[i + 1 for i, a in enumerate(asked) if a]} of {len(asked)} only")
             if not COLLECT:
                 raise AssertionError("\n".join(self.witness.violations))
