@@ -51,7 +51,9 @@ Runs a few hundred steps in CI. A long run, with hypothesis's shrinking, on dema
 sessions; either set also turns on shrinking and random seeds.) To explore, ``KLAVERJAS_HOSTILE_COLLECT=1`` goes on
 after a violation and lists each kind once at the end, and ``KLAVERJAS_HOSTILE_ONLY=seat,"two hands"`` looks for
 those kinds alone, so that hypothesis shrinks an example of each (``--runxfail`` shows it while the test is marked
-xfail); ``KLAVERJAS_HOSTILE_VERBOSE=1`` prints what each session checked.
+xfail); ``KLAVERJAS_HOSTILE_VERBOSE=1`` prints what each session checked. The kinds: card, two hands, card in
+text, other server, seat, actions, status, stop, votes kept, new table, tournament, roem, roem question, standings,
+witness (the test's own bookkeeping).
 """
 
 from __future__ import annotations
