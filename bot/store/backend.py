@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
+from urllib.parse import unquote_plus
 
 import aiosqlite
 import asyncpg
@@ -648,9 +649,27 @@ class PostgresConnection(Connection):
         await self.pool.close()
 
 
-def safe_url(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+MASK = "***"
+# A URL's user:password@: the password runs to the last "@" before a blank (a password with an unencoded "@" or
+# "/" is masked whole; a URL without user info but with an "@" later loses a little more than its password).
+_USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s]*):\S*@")
+# password= and sslpassword= as a URL's query parameter (up to & or #) or a libpq key=value DSN's keyword
+# (blanks around "=", a value in single quotes with \' inside): both forms asyncpg accepts.
+_PASSWORD = re.compile(r"(?i)(?<![A-Za-z0-9_])(?P<key>(?:ssl)?password)(?P<eq>\s*=\s*)"
+                       r"(?P<value>'(?:[^'\\]|\\.)*'?|[^\s&#]*)")
+# Any query parameter, for keys spelled with percent-escapes (asyncpg decodes "pass%77ord" to "password").
+_PARAMETER = re.compile(r"(?P<head>[?&;](?P<key>[^=&#\s]+)=)(?P<value>[^&#\s]*)")
+SECRET_KEYS = frozenset({"password", "sslpassword"})
+
+
+def safe_url(text: str) -> str:
+    """``text`` (a database URL or DSN, or a message quoting one) without any password in it: the user:password@
+    of a URL, its password= and sslpassword= parameters, and those keywords of a key=value DSN. The one mask for
+    every place that logs or shows where the database is."""
+    text = _USERINFO.sub(lambda found: f"{found['head']}:{MASK}@", text)
+    text = _PARAMETER.sub(lambda found: found["head"] + MASK if unquote_plus(found["key"]).strip().lower()
+                          in SECRET_KEYS else found[0], text)
+    return _PASSWORD.sub(lambda found: f"{found['key']}{found['eq']}{MASK}", text)
 
 
 def statements(sql: str) -> list[str]:
