@@ -606,9 +606,12 @@ class TableService:
             raise ServiceError(ServiceErrorCode.NOT_SEATED)
         return table, seat, table.view(seat)
 
-    def find_user_table(self, user_id: int, channel_id: int | None = None) -> Table:
-        """The live table where this user sits, preferring the one in ``channel_id`` (a thread)."""
-        candidates = [t for t in self.registry.live_of_user(user_id) if t.seat_of(user_id) is not None]
+    def find_user_table(self, user_id: int, channel_id: int | None = None, *,
+                        where: Callable[[Table], bool] | None = None) -> Table:
+        """The live table where this user sits, preferring the one in ``channel_id`` (a thread); among those
+        ``where`` accepts (the front end's: the tables of the server asked in)."""
+        candidates = [t for t in self.registry.live_of_user(user_id)
+                      if t.seat_of(user_id) is not None and (where is None or where(t))]
         for table in candidates:
             if channel_id is not None and channel_id in (table.thread_id, table.channel_id):
                 return table
@@ -628,10 +631,14 @@ class TableService:
             return None
         return next((t for t in self.registry.live_in_channel(channel_id) if t.status is TableStatus.LOBBY), None)
 
-    def table_here(self, user_id: int, channel_id: int | None) -> Table:
-        """The table of this thread, else the table where the user sits (for commands anyone may use)."""
+    def table_here(self, user_id: int, channel_id: int | None, *,
+                   where: Callable[[Table], bool] | None = None) -> Table:
+        """The table of this thread, else the table where the user sits (for commands anyone may use); only
+        tables ``where`` accepts (as for ``find_user_table``)."""
         table = self.table_in_channel(channel_id)
-        return table if table is not None else self.find_user_table(user_id, channel_id)
+        if table is not None and (where is None or where(table)):
+            return table
+        return self.find_user_table(user_id, channel_id, where=where)
 
     # ------------------------------------------------------------ hints
 
