@@ -121,14 +121,20 @@ class TableService:
                     and not await self._find_lobby_message(table, post):
                 await store.delete_lobby(table.id)
                 continue
-            # The announcements run behind the actions: those not announced in full (the last one at least)
-            # are applied one by one after the restore notice, and announced again as they happen.
+            # The announcements run behind the actions: those not announced in full are applied one by one after
+            # the restore notice, and announced again as they happen (at least once). Those the store says went
+            # out are not told twice: the front end only brings what shows the table now up to date. A table
+            # stored before announcements were counted announces its last action again.
             announced = await store.announced(table.id)
-            done = max(0, len(actions) - 1 if announced is None else min(len(actions) - 1, announced))
+            done = max(0, len(actions) - 1 if announced is None else min(len(actions), announced))
             if not self.registry.owns(table):
                 done = len(actions)  # another process announces it (bot.tables.shared)
             table.game = replay(table.rules, [action for action, _ in actions[:done]])
             table.actors = [actor for _, actor in actions]
+            if table.game.finished and done == len(actions):
+                # Its end went out, and the bot stopped before storing it as finished (``store_end``).
+                table.status = TableStatus.FINISHED
+                table.end_unannounced = self.registry.front_end_stores_end
             self.registry.add(table)
             restored.append(table)
             async with table.lock:
