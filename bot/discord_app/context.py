@@ -69,6 +69,9 @@ def at_home(interaction: discord.Interaction[Any], table: Table) -> bool:
 
 def check_place(interaction: discord.Interaction[Any], table: Table,
                 code: ServiceErrorCode = ServiceErrorCode.NO_TABLE) -> None:
-    """Refuse, as for a table that does not exist (``code``: the refusal of a missing one), unless ``at_home``."""
+    """Refuse unless ``at_home``: from another server as for a table that does not exist there (``code``: the
+    refusal of a missing one); from a DM as from someone not at the table (a player who left may still click
+    their old hand)."""
     if not at_home(interaction, table):
-        raise ServiceError(code, {"table": table.id})
+        raise ServiceError(code if interaction.guild_id is not None else ServiceErrorCode.NOT_SEATED,
+                           {"table": table.id})

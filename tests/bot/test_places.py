@@ -1,7 +1,8 @@
 """Where a click or command comes from, through the offline harness: a table's buttons act only in the table's own
 server, or in a DM only in the clicker's own DM with the bot for their seat (their hand). From another server, or
 from any other DM or group DM, a button of a valid table id (forged: the id is only a request) is refused privately
-as for a table that does not exist, and nothing changes; the commands find only this server's tables."""
+as for a table that does not exist (from a DM: as for someone not at the table), and nothing changes; the commands
+find only this server's tables."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ CARL = User(1067, "Carl")
 OTHER_CHANNEL = 920000000000000777  # a channel of the other server
 NO_TABLE = "That table no longer exists."
 NOT_HERE = "Use this in a server channel."
+NOT_SEATED = "You do not sit at this table."
 
 
 def no_match(table_id: int) -> str:
@@ -108,6 +110,8 @@ async def test_every_table_button_from_elsewhere_is_refused_and_changes_nothing(
             cases += [(ANNA, f"kj:ss:u:{ANNA.id}", None, NOT_HERE), (ANNA, "kj:lb:s:all:0", None, NOT_HERE)]
         seen = state(h)
         for user, custom_id, values, answer in cases:
+            if where == "dm" and answer != NOT_HERE:
+                answer = NOT_SEATED  # as to a player who left and clicks their old hand
             before = len(h.fake.requests)
             token = await click_from(h, where, user, custom_id, values)
             assert_refused(h, token, before, answer, custom_id)
@@ -136,7 +140,7 @@ async def test_an_outsiders_own_dm_reaches_no_table(tmp_path: Path) -> None:
             message = carrying(info.dm_channel_id, custom_id, OLAF.id, values is not None)
             before = len(h.fake.requests)
             token = await (h.select(OLAF, message, custom_id, values) if values else h.click(OLAF, message, custom_id))
-            assert_refused(h, token, before, NO_TABLE, custom_id)
+            assert_refused(h, token, before, NOT_SEATED, custom_id)
             assert state(h) == seen
 
 
