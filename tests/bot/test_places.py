@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Harness, Request, StoredMessage, User, next_id
+from harness import ALL_PERMISSIONS, Harness, Request, StoredMessage, User, next_id
 from test_discord import ANNA, BERT, enabled_cards, hand_message, lobby, open_table
 from test_hostile import seat_turn
 from test_replay import OTHER_GUILD, finished_match
 from test_scenarios import bot_of, started, thread_of, until
+from test_tournaments import create
 
 from bot.tables.model import Table
+from bot.tournaments.model import TournamentStatus
 
 OLAF = User(1066, "Olaf")  # sits at none of the tables, unless said
 CARL = User(1067, "Carl")
@@ -66,7 +68,7 @@ def state(h: Harness) -> list[Any]:
 
 
 def assert_refused(h: Harness, token: str, before: int, answer: str, what: str) -> None:
-    assert h.private_replies(token) == [answer], what
+    assert [text for text in h.private_replies(token) if text] == [answer], what  # (after a private "thinking")
     new: list[Request] = h.fake.requests[before:]
     assert new and all(token in r.url for r in new), (what, [r.url for r in new])  # nothing else was sent
     assert not any(r.files for r in new), what
@@ -182,3 +184,30 @@ async def test_commands_in_another_server_find_none_of_this_servers_tables(tmp_p
             assert_refused(h, token, before, answer, sub)
             assert state(h) == seen, sub
         assert bot_of(h).service.get(waiting).seat_of(OLAF.id) is None and table.running
+
+
+async def test_matches_and_tournaments_named_from_another_server_are_not_found(tmp_path: Path) -> None:
+    """The commands that name a match or a tournament by its number: another server's is unknown there, as a
+    number nobody used is."""
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        done = await finished_match(h, ANNA, [])
+        tournament = await create(h)
+        unused = done + 100
+        cases: list[tuple[str, dict[str, Any], str]] = [
+            (sub, {"match": str(number)}, no_match(number))
+            for sub in ("replay", "export", "review") for number in (done, unused)]
+        cases += [(sub, {"tournament": str(number)}, f"There is no tournament {number} in this server.")
+                  for sub in ("tournament standings", "tournament join", "tournament close")
+                  for number in (tournament.id, tournament.id + 100)]
+        seen = state(h)
+        for sub, options, answer in cases:
+            before = len(h.fake.requests)
+            payload = h.interactions.command(ANNA, sub, OTHER_CHANNEL, permissions=ALL_PERMISSIONS, **options)
+            payload["guild_id"] = str(OTHER_GUILD)
+            payload["channel"]["guild_id"] = str(OTHER_GUILD)
+            token = await h.feed(payload)
+            assert_refused(h, token, before, answer, f"{sub} {options}")
+        assert state(h) == seen
+        kept = await bot_of(h).tournaments.store.tournament(tournament.id)
+        assert kept is not None and kept.status is TournamentStatus.OPEN
+        assert await bot_of(h).tournaments.store.entry_of(tournament.id, ANNA.id) is None
