@@ -340,3 +340,27 @@ async def test_a_restart_repeats_no_announcement_the_store_says_went_out(tmp_pat
         await play_to_end(h2, table_id, [ANNA])
         assert table2.status is TableStatus.FINISHED
         assert counted()[1:] == [1] * len(results)  # (a later trick may read as that one did)
+
+
+async def test_a_restart_after_the_end_went_out_but_was_not_stored_repeats_nothing(tmp_path: Path) -> None:
+    """The match's end was announced in full (the store counts every action announced) and the bot stopped
+    before storing it as finished: the restart stores it, and posts no end, trick or notice again."""
+    db = tmp_path / "k.sqlite3"
+    fake = FakeDiscord()
+    async with Harness(db, fake) as h:
+        assert h.bot is not None
+        table_id = await open_table(h, ANNA)
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        await play_to_end(h, table_id, [ANNA])
+        await h.settle()
+        table = h.bot.service.get(table_id)
+        assert await h.bot.store.announced(table_id) == table.version
+        await h.bot.store.db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
+        thread = table.thread_id or CHANNEL_ID
+        shown = [m.content for m in fake.in_channel(thread)]
+    async with Harness(db, fake) as h2:
+        assert h2.bot is not None
+        await h2.settle()
+        assert [m.content for m in fake.in_channel(thread)] == shown
+        stored = await h2.bot.store.load_table(table_id)
+        assert stored is not None and stored.status is TableStatus.FINISHED
