@@ -182,18 +182,26 @@ class Announcer:
                 self.queue_hand(table, seat)  # the hand's card buttons too
 
     def on_restored(self, event: TableRestored) -> None:
-        """After a restart: what was queued and not sent is gone. The actions not marked announced (the last
-        one at least) follow as GameProgress events and are announced again in full (at least once beats
-        never), which also brings the hands, the table message and the prompt up to date."""
+        """After a restart: what was queued and not sent is gone. The actions not marked announced follow as
+        GameProgress events and are announced again in full (at least once beats never), which also brings the
+        hands, the table message and the prompt up to date. With every action announced nothing is posted again
+        (a trick, a hand's result): only what shows the table now is synced, as the crash may have come before
+        its last edits."""
         table = event.table
         if table.table_message_id is None:
             # The bot died while announcing the start: again, from the thread on (what exists is kept).
             self.queue(table, partial(self.open_thread, table))
+        if table.game.finished and not event.replaying:
+            # Its end went out in full; storing it as finished did not.
+            self.queue(table, partial(self.service.store_end, table))
+            self.retire(table)
+            return
         self.queue_post(table, Payload(t("restored", table.settings.language)))
         if event.replaying:
             return  # their GameProgress events follow
-        if table.game.to_act is not None:
-            self.queue_hand(table, table.game.to_act)  # the crash may have come before its last edit
+        self.queue(table, partial(self.sync_table_message, table), "table")
+        for seat in SEATS:
+            self.queue_hand(table, seat)
         self.queue_prompt(table)
 
     def on_progress(self, event: GameProgress) -> None:

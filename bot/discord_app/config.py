@@ -96,10 +96,10 @@ _plain_records = logging.getLogRecordFactory()
 
 
 def redact(text: str, token: str | None) -> str:
-    """``text`` without the token, nor anything shaped like a token."""
+    """``text`` without the token, nor anything shaped like a token, nor a database password (``safe_url``)."""
     if token and len(token) >= SECRET_LENGTH:
         text = text.replace(token, HIDDEN)
-    return TOKEN_SHAPE.sub(HIDDEN, text)
+    return safe_url(TOKEN_SHAPE.sub(HIDDEN, text))
 
 
 def hide_token_in_logs(token: str | None) -> None:

@@ -19,7 +19,7 @@ import discord
 
 from bot import access
 from bot.discord_app.announcer import Announcer, ClickAnswer
-from bot.discord_app.context import KlaverjasApp, reply, user_lang
+from bot.discord_app.context import KlaverjasApp, at_home, check_place, reply, user_lang
 from bot.discord_app.failures import UnknownComponent, answer_failure
 from bot.discord_app.limits import fit
 from bot.discord_app.messages import DM_CLOSED, Payload, hand_draft, hand_message, lobby_message
@@ -75,6 +75,11 @@ ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
 
 async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
     """Every button and menu of the bot: do what it says, or answer privately why not."""
+    try:
+        await check_click_place(app, interaction, item)
+    except Exception as error:
+        await answer_failure(interaction, error)
+        return
     if isinstance(item, ForgetMeButton):
         try:
             await forget_click(app, interaction, item.user)
@@ -100,7 +105,6 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await answer_failure(interaction, error)
         return
     try:
-        await app.service.fetch(item.table)  # opened by another process a moment ago: kept here from now on
         if isinstance(item, LobbyButton):
             await lobby_click(app, interaction, item.table, item.op)
         elif isinstance(item, BidButton):
@@ -132,6 +136,33 @@ async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
             await rematch_click(app, interaction, item)
     except Exception as error:
         await answer_failure(interaction, error, app.service.tables.get(item.table))
+
+
+async def check_click_place(app: KlaverjasApp, interaction: discord.Interaction[Any],
+                            item: TableItem | StatsItem) -> None:
+    """The one check of where a click on a table's button comes from (``context.at_home``): another server's
+    table, or one clicked in a DM that is not the clicker's own for it, is refused as a missing one would be
+    (a match's buttons as a missing match), and nothing is done."""
+    if isinstance(item, ForgetMeButton | ShareStatsButton | BoardPageButton):
+        return  # no table: the clicker's own data, or the figures of the server clicked in
+    if not isinstance(item, MyStatsButton | ReviewButton):
+        await app.service.fetch(item.table)  # opened by another process a moment ago: kept here from now on
+    table = app.service.tables.get(item.table) or await app.store.load_table(item.table)
+    if table is None:
+        return  # refused as unknown by what handles the click
+    of_a_match = isinstance(item, ReplayButton | ExportButton | ReplayStepButton | ReviewButton)
+    check_place(interaction, table, ServiceErrorCode.NO_MATCH if of_a_match else ServiceErrorCode.NO_TABLE)
+
+
+def user_table(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Table:
+    """For a command: the live table where the user sits, among the tables of the server it was typed in."""
+    return app.service.find_user_table(interaction.user.id, interaction.channel_id,
+                                       where=partial(at_home, interaction))
+
+
+def table_here(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Table:
+    """For a command anyone may use: the table of this thread, else the user's, of this server only."""
+    return app.service.table_here(interaction.user.id, interaction.channel_id, where=partial(at_home, interaction))
 
 
 async def unknown_click(interaction: discord.Interaction[Any]) -> None:

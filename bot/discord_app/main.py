@@ -83,7 +83,7 @@ async def _run(config: BotConfig) -> int:
     from asyncpg import PostgresError
 
     from bot.discord_app.client import create_bot
-    from bot.store.backend import StoreError
+    from bot.store.backend import StoreError, safe_url
 
     # The bot never joins voice: discord.py's warnings about missing voice libraries are only noise here.
     discord.VoiceClient.warn_nacl = False
@@ -96,7 +96,8 @@ async def _run(config: BotConfig) -> int:
     except (OSError, sqlite3.Error, PostgresError, StoreError) as error:
         hint = ("Check DATABASE_URL and that the PostgreSQL server is running" if config.database_url else
                 "Set KLAVERJAS_DB to a file in a folder you can write to")
-        print(f"klaverjas bot: cannot open the database {config.database_name}: {_reason(error)}. {hint}.",
+        # The reason may quote the URL or DSN it could not use (asyncpg's "invalid DSN: ..."): masked as the name.
+        print(f"klaverjas bot: cannot open the database {config.database_name}: {safe_url(_reason(error))}. {hint}.",
               file=sys.stderr)
         return EXIT_FAILED
     assert config.token is not None

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import logging
 import re
 import sqlite3
 import threading
@@ -22,9 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, cast
+from urllib.parse import unquote_plus
 
 import aiosqlite
 import asyncpg
+
+log = logging.getLogger(__name__)
 
 
 class StoreError(RuntimeError):
@@ -192,10 +196,15 @@ class Connection:
     async def listen(self, heard: Callable[[str], None]) -> None:
         """Hear the notices of the other processes sharing the database (``Dialect.notify``); none here."""
 
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """After a committed delete that must not linger (forget-me): rid the files of the old rows' bytes as far
+        as the database allows; ``tables`` are the ones changed."""
+
 
 # A batch is committed once this many writers are in it, or this long after it began, even with writers queued.
 BATCH_WRITERS = 32
 BATCH_SECONDS = 0.02
+CHECKPOINT_TRIES = 3  # a checkpoint blocked by readers (each try waits busy_timeout) is tried again this often
 
 
 class _Batch:
@@ -335,6 +344,9 @@ class SqliteConnection(Connection):
             mode = await (await db.execute("PRAGMA journal_mode=WAL")).fetchone()
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
+            # Deleted and overwritten content is zeroed, not left in the file's free space: a forgotten person's
+            # name must not stay readable on disk (see ``scrub``).
+            await db.execute("PRAGMA secure_delete=ON")
             if str(path) != ":memory:" and mode is not None and str(mode[0]).lower() == "wal":
                 reader = await aiosqlite.connect(path, isolation_level=None)
                 reader.row_factory = aiosqlite.Row
@@ -526,6 +538,24 @@ class SqliteConnection(Connection):
                 await self.db.execute("ROLLBACK")
             raise
 
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """The WAL, which still holds the pages as they were before the delete, written into the file (whose freed
+        space ``secure_delete`` zeroed) and truncated to nothing. Under the write lock, with no batch open: the
+        batch the writers before left to this turn is committed first."""
+        await self._take_turn()
+        while self._batch is not None:
+            await self._commit(self._batch)  # releases the lock
+            await self._take_turn()
+        try:
+            for _ in range(CHECKPOINT_TRIES):
+                # TRUNCATE waits (busy_timeout) for a read under way on the reader, then empties the WAL.
+                row = await (await self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")).fetchone()
+                if row is None or not row[0]:
+                    return
+            log.warning("%s: the WAL could not be emptied after a forget (readers busy)", self.name)
+        finally:
+            self._writing.release()
+
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
@@ -657,6 +687,14 @@ class PostgresConnection(Connection):
         await self.execute("DELETE FROM schema_version")
         await self.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
 
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """VACUUM the changed tables (outside any transaction, as it must run): the dead row versions' space is
+        marked free, to be overwritten by later writes, and the indexes lose their entries. Their bytes stay in the
+        data files until then, and in the write-ahead log until PostgreSQL recycles it (README: forget-me)."""
+        async with self.pool.acquire() as connection:
+            for table in tables:
+                await connection.execute(f'VACUUM "{table}"')  # names from the code, never from a person
+
     async def close(self) -> None:
         if self._listener is not None:
             await self._listener.close()
@@ -665,9 +703,27 @@ class PostgresConnection(Connection):
         await self.pool.close()
 
 
-def safe_url(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+MASK = "***"
+# A URL's user:password@: the password runs to the last "@" before a blank (a password with an unencoded "@" or
+# "/" is masked whole; a URL without user info but with an "@" later loses a little more than its password).
+_USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s]*):\S*@")
+# password= and sslpassword= as a URL's query parameter (up to & or #) or a libpq key=value DSN's keyword
+# (blanks around "=", a value in single quotes with \' inside): both forms asyncpg accepts.
+_PASSWORD = re.compile(r"(?i)(?<![A-Za-z0-9_])(?P<key>(?:ssl)?password)(?P<eq>\s*=\s*)"
+                       r"(?P<value>'(?:[^'\\]|\\.)*'?|[^\s&#]*)")
+# Any query parameter, for keys spelled with percent-escapes (asyncpg decodes "pass%77ord" to "password").
+_PARAMETER = re.compile(r"(?P<head>[?&;](?P<key>[^=&#\s]+)=)(?P<value>[^&#\s]*)")
+SECRET_KEYS = frozenset({"password", "sslpassword"})
+
+
+def safe_url(text: str) -> str:
+    """``text`` (a database URL or DSN, or a message quoting one) without any password in it: the user:password@
+    of a URL, its password= and sslpassword= parameters, and those keywords of a key=value DSN. The one mask for
+    every place that logs or shows where the database is."""
+    text = _USERINFO.sub(lambda found: f"{found['head']}:{MASK}@", text)
+    text = _PARAMETER.sub(lambda found: found["head"] + MASK if unquote_plus(found["key"]).strip().lower()
+                          in SECRET_KEYS else found[0], text)
+    return _PASSWORD.sub(lambda found: f"{found['key']}{found['eq']}{MASK}", text)
 
 
 def statements(sql: str) -> list[str]:

@@ -53,6 +53,9 @@ log = logging.getLogger(__name__)
 
 # Who a forgotten user becomes in the games they played (not a Discord id: those start far above 0).
 ANONYMOUS = 0
+# The tables forget_user changes (bot.store.stats.forget's among them): scrubbed after it.
+FORGET_TABLES = ("tables", "seats", "actions", "user_prefs", "hand_stats", "match_stats", "ratings", "rating_changes",
+                 "review_decisions", "review_players", "tournament_entries", "tournaments")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -491,6 +494,8 @@ class SqlStore:
             await db.execute("UPDATE tournament_entries SET partner_id = ?, partner_name = '' WHERE partner_id = ?",
                              (ANONYMOUS, user_id))
             await db.execute("UPDATE tournaments SET creator_id = ? WHERE creator_id = ?", (ANONYMOUS, user_id))
+        # Gone from the files too, not only from the tables, when "forgotten" is answered.
+        await self.db.scrub(FORGET_TABLES)
 
     async def names_of(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each user last sat at a table with (for images, which cannot show mentions)."""

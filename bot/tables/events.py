@@ -94,8 +94,9 @@ class LobbyExpired:
 class TableRestored:
     """The bot restarted and rebuilt this table from the store.
 
-    ``replaying``: how many of its stored actions the front end had not finished announcing (the last one at
-    least); a ``GameProgress`` for each follows, in order, to announce them again (at least once beats never).
+    ``replaying``: how many of its stored actions the front end had not finished announcing; a ``GameProgress``
+    for each follows, in order, to announce them again (at least once beats never). None: the front end brings
+    what shows the table now (hands, table message, prompt) up to date, and announces nothing again.
     """
 
     table: Table

@@ -123,14 +123,20 @@ class TableService:
                     and not await self._find_lobby_message(table, post):
                 await store.delete_lobby(table.id)
                 continue
-            # The announcements run behind the actions: those not announced in full (the last one at least)
-            # are applied one by one after the restore notice, and announced again as they happen.
+            # The announcements run behind the actions: those not announced in full are applied one by one after
+            # the restore notice, and announced again as they happen (at least once). Those the store says went
+            # out are not told twice: the front end only brings what shows the table now up to date. A table
+            # stored before announcements were counted announces its last action again.
             announced = await store.announced(table.id)
-            done = max(0, len(actions) - 1 if announced is None else min(len(actions) - 1, announced))
+            done = max(0, len(actions) - 1 if announced is None else min(len(actions), announced))
             if not self.registry.owns(table):
                 done = len(actions)  # another process announces it (bot.tables.shared)
             table.game = replay(table.rules, [action for action, _ in actions[:done]])
             table.actors = [actor for _, actor in actions]
+            if table.game.finished and done == len(actions):
+                # Its end went out, and the bot stopped before storing it as finished (``store_end``).
+                table.status = TableStatus.FINISHED
+                table.end_unannounced = self.registry.front_end_stores_end
             self.registry.add(table)
             restored.append(table)
             async with table.lock:
@@ -625,9 +631,12 @@ class TableService:
         seat, view = seen
         return table, seat, view
 
-    def find_user_table(self, user_id: int, channel_id: int | None = None) -> Table:
-        """The live table where this user sits, preferring the one in ``channel_id`` (a thread)."""
-        candidates = [t for t in self.registry.live_of_user(user_id) if t.seat_of(user_id) is not None]
+    def find_user_table(self, user_id: int, channel_id: int | None = None, *,
+                        where: Callable[[Table], bool] | None = None) -> Table:
+        """The live table where this user sits, preferring the one in ``channel_id`` (a thread); among those
+        ``where`` accepts (the front end's: the tables of the server asked in)."""
+        candidates = [t for t in self.registry.live_of_user(user_id)
+                      if t.seat_of(user_id) is not None and (where is None or where(t))]
         for table in candidates:
             if channel_id is not None and channel_id in (table.thread_id, table.channel_id):
                 return table
@@ -647,10 +656,14 @@ class TableService:
             return None
         return next((t for t in self.registry.live_in_channel(channel_id) if t.status is TableStatus.LOBBY), None)
 
-    def table_here(self, user_id: int, channel_id: int | None) -> Table:
-        """The table of this thread, else the table where the user sits (for commands anyone may use)."""
+    def table_here(self, user_id: int, channel_id: int | None, *,
+                   where: Callable[[Table], bool] | None = None) -> Table:
+        """The table of this thread, else the table where the user sits (for commands anyone may use); only
+        tables ``where`` accepts (as for ``find_user_table``)."""
         table = self.table_in_channel(channel_id)
-        return table if table is not None else self.find_user_table(user_id, channel_id)
+        if table is not None and (where is None or where(table)):
+            return table
+        return self.find_user_table(user_id, channel_id, where=where)
 
     # ------------------------------------------------------------ hints
 

@@ -10,6 +10,8 @@ import pytest
 from harness import CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 
 from bot.tables.model import TableStatus
+from bot.tables.service import ServiceConfig
+from engine.game import Phase
 from engine.record import export_record
 
 ANNA = User(1001, "Anna")
@@ -280,3 +282,85 @@ async def test_card_buttons_write_ranks_as_the_tables_language_does(tmp_path: Pa
         expected = {f"{letters.get(c.notation[0], '10' if c.notation[0] == 'T' else c.notation[0])}{c.suit.symbol}"
                     for c in held}
         assert {label.split(" · ")[1] for label in labels} == expected
+
+
+@pytest.mark.parametrize("moment", ["between hands", "after a trick"])
+async def test_a_restart_repeats_no_announcement_the_store_says_went_out(tmp_path: Path, moment: str) -> None:
+    """The store says every action was announced: the restart posts no trick and no hand result again (it brings
+    the hands, the table message and the prompt up to date, and says it restarted)."""
+    db = tmp_path / "k.sqlite3"
+    fake = FakeDiscord()
+    # Between hands the next deal waits, so the restart comes with the hand's last card as the last action.
+    between = moment == "between hands"
+    async with Harness(db, fake, config=ServiceConfig(ai_pause=0, deal_pause=3600 if between else 0, turn_time=600,
+                                                      reviews=False)) as h:
+        assert h.bot is not None
+        if between:
+            driver = h.bot.service.driver
+            will_act = driver._will_act
+            driver._will_act = lambda t: t.game.phase is not Phase.DEAL and will_act(t)  # type: ignore[method-assign]
+        h.bot.service.new_seed = lambda: SEED
+        table_id = await open_table(h, ANNA, length="4")
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        table = h.bot.service.get(table_id)
+
+        def reached() -> bool:
+            game = table.game
+            if moment == "between hands":
+                return game.phase is Phase.DEAL and len(game.results) == 1
+            hand = game.hand
+            return game.phase is Phase.PLAY and hand is not None and bool(hand.tricks) and not hand.trick_cards \
+                and game.to_act is table.seat_of(ANNA.id)
+
+        for _ in range(400):
+            if reached():
+                break
+            assert await play_turn(h, table_id, ANNA) or table.running
+            await h.settle()
+        assert reached()
+        thread = table.thread_id or CHANNEL_ID
+        assert await h.bot.store.announced(table_id) == table.version  # the store knows all of it went out
+        [*_, last_trick] = [m.content for m in fake.in_channel(thread) if m.content.startswith("Trick ")]
+        results = [m.content for m in fake.in_channel(thread) if re.match(r"Hand \d+:", m.content)]
+        assert last_trick.startswith("Trick 8:") and results[0].startswith("Hand 1:") if between else \
+            len(results) <= 1
+
+        def counted() -> list[int]:
+            shown = [m.content for m in fake.in_channel(thread)]
+            return [shown.count(text) for text in [last_trick, *results]]
+
+        assert counted() == [1] * (1 + len(results))
+    async with Harness(db, fake) as h2:
+        assert h2.bot is not None
+        await h2.settle()
+        assert any("restarted" in m.content for m in fake.in_channel(thread))
+        assert counted() == [1] * (1 + len(results))
+        # The game goes on from where it was, with Anna's buttons current.
+        table2 = h2.bot.service.get(table_id)
+        await play_to_end(h2, table_id, [ANNA])
+        assert table2.status is TableStatus.FINISHED
+        assert counted()[1:] == [1] * len(results)  # (a later trick may read as that one did)
+
+
+async def test_a_restart_after_the_end_went_out_but_was_not_stored_repeats_nothing(tmp_path: Path) -> None:
+    """The match's end was announced in full (the store counts every action announced) and the bot stopped
+    before storing it as finished: the restart stores it, and posts no end, trick or notice again."""
+    db = tmp_path / "k.sqlite3"
+    fake = FakeDiscord()
+    async with Harness(db, fake) as h:
+        assert h.bot is not None
+        table_id = await open_table(h, ANNA)
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        await play_to_end(h, table_id, [ANNA])
+        await h.settle()
+        table = h.bot.service.get(table_id)
+        assert await h.bot.store.announced(table_id) == table.version
+        await h.bot.store.db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table_id,))
+        thread = table.thread_id or CHANNEL_ID
+        shown = [m.content for m in fake.in_channel(thread)]
+    async with Harness(db, fake) as h2:
+        assert h2.bot is not None
+        await h2.settle()
+        assert [m.content for m in fake.in_channel(thread)] == shown
+        stored = await h2.bot.store.load_table(table_id)
+        assert stored is not None and stored.status is TableStatus.FINISHED

@@ -4,6 +4,7 @@ id or name left in any table of the database, the games still valid records, oth
 from __future__ import annotations
 
 import sqlite3
+import struct
 from pathlib import Path
 
 from harness import EPHEMERAL, Harness, StoredMessage, User
@@ -110,3 +111,29 @@ async def test_forged_forget_me_ids_are_refused(tmp_path: Path) -> None:
             token = await h.click(ZOE, question, forged)
             assert the_message(h, token).content == INVALID_BUTTON["en-US"], forged
         assert traces(path, str(ZOE.id))
+
+
+def raw_traces(path: Path, user: User) -> list[str]:
+    """Which files of the SQLite database (the file, its -wal) hold the user's name or id in their raw bytes: in
+    text ("u:<id>" keys), as SQLite writes an integer (8 bytes, big-endian), or the name in UTF-8."""
+    needles = [str(user.id).encode(), struct.pack(">q", user.id), user.name.encode()]
+    found = []
+    for file in (path, path.with_name(path.name + "-wal")):
+        data = file.read_bytes() if file.exists() else b""
+        found += [f"{file.name}: {needle!r}" for needle in needles if needle in data]
+    return found
+
+
+async def test_forget_me_leaves_nothing_in_the_files_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    async with Harness(path) as h:
+        await played_together(h, ZOE, BERT)
+        await bot_of(h).store.set_user_delivery(ZOE.id, Delivery.THREAD)
+        assert raw_traces(path, ZOE)  # the test would see them
+        question = await asked(h, ZOE)
+        token = await h.click(ZOE, question, f"kj:fm:{ZOE.id}")
+        assert the_message(h, token).content == DONE
+        # On disk when the answer comes: not in a freed part of a page, not in an old page of the WAL.
+        assert raw_traces(path, ZOE) == []
+        # The bot goes on writing and reading as before.
+        await played_together(h, BERT, None)

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 import pytest
-from harness import CHANNEL_ID, FakeDiscord, Harness, Request, User, _error
+from harness import CHANNEL_ID, GUILD_ID, FakeDiscord, Harness, Request, User, _error
 from test_discord import ANNA, BERT, CHRIS, button, hand_message, lobby, open_table, play_turn
 
 from bot.discord_app.client import KlaverjasBot
@@ -220,7 +220,8 @@ async def test_a_failed_first_answer_leaves_no_table(tmp_path: Path, failure: Ca
 
 async def store_unposted_lobby(h: Harness, channel_id: int) -> int:
     """A lobby as the bot leaves it when it stops between storing the lobby and posting its message."""
-    table = Table(id=0, host_id=BERT.id, settings=TableSettings(), seed=1, channel_id=channel_id)
+    table = Table(id=0, host_id=BERT.id, settings=TableSettings(), seed=1, guild_id=GUILD_ID,
+                  channel_id=channel_id)
     table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, BERT.id, BERT.name)
     return await bot_of(h).store.create_table(table)
 

@@ -4,6 +4,7 @@ what ``klaverjas bot`` prints when Discord refuses it, not in any log line or tr
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from harness import discord_error
 import bot.discord_app.client
 from bot.discord_app.config import HIDDEN, BotConfig, ConfigError, load_config, redact
 from bot.discord_app.main import EXIT_CONFIG, EXIT_FAILED, run_bot
+from bot.store.backend import safe_url
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -120,3 +122,61 @@ def test_what_the_bot_prints_and_logs_when_refused_hides_the_token(
     assert any(HIDDEN in record.getMessage() for record in caplog.records)
     if name == "unexpected":
         assert any("something nobody foresaw" in (record.exc_text or "") for record in caplog.records)
+
+
+# ------------------------------------------------------------------ the database's password
+
+PASSWORD = "hunter22-x"
+# Every way a PostgreSQL URL or DSN can carry a password that asyncpg (and libpq) accept.
+DATABASE_URLS = {
+    "user:password@": f"postgresql://bot:{PASSWORD}@127.0.0.1:{{port}}/klaverjas",
+    "@ in the password": f"postgresql://bot:{PASSWORD}@x@127.0.0.1:{{port}}/klaverjas",
+    "password= parameter": f"postgresql://bot@127.0.0.1:{{port}}/klaverjas?password={PASSWORD}",
+    "password= after another": f"postgres://127.0.0.1:{{port}}/klaverjas?sslmode=disable&password={PASSWORD}",
+    "sslpassword= parameter": f"postgresql://127.0.0.1:{{port}}/klaverjas?sslpassword={PASSWORD}&sslmode=disable",
+    "escaped key": f"postgresql://127.0.0.1:{{port}}/klaverjas?pass%77ord={PASSWORD}",
+}
+DSNS = {
+    "key=value DSN": f"host=127.0.0.1 port={{port}} password={PASSWORD} dbname=klaverjas",
+    "blanks around =": f"host=127.0.0.1 password = {PASSWORD} dbname=klaverjas",
+    "quoted value": f"host=127.0.0.1 password='{PASSWORD} \\' x' dbname=klaverjas",
+    "sslpassword keyword": f"host=127.0.0.1 sslpassword={PASSWORD}",
+}
+
+
+@pytest.mark.parametrize("form", list(DATABASE_URLS) + list(DSNS))
+def test_every_form_of_a_database_password_is_masked(form: str) -> None:
+    text = {**DATABASE_URLS, **DSNS}[form].format(port=5432)
+    masked = safe_url(f"cannot open {text}: refused")
+    assert PASSWORD not in masked and PASSWORD[:6] not in masked, masked
+    assert "***" in masked and "127.0.0.1" in masked and masked.endswith("refused")
+    assert redact(text, None) == safe_url(text)  # the log's filter masks it too
+
+
+def test_text_without_a_password_is_left_alone() -> None:
+    for text in ("postgresql://bot@db:5432/klaverjas?sslmode=require", "host=db user=bot dbname=klaverjas",
+                 "the password is checked", "/data/klaverjas.sqlite3"):
+        assert safe_url(text) == text
+
+
+@pytest.mark.parametrize("form", list(DATABASE_URLS))
+def test_the_log_and_the_error_of_an_unreachable_database_hide_its_password(
+        form: str, bot_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed once the block ends: nothing listens there
+    monkeypatch.setenv("DATABASE_URL", DATABASE_URLS[form].format(port=port))
+    with caplog.at_level(logging.INFO):
+        assert run_bot() == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "cannot open the database postgres" in err and "***" in err and "Traceback" not in err
+    assert any(record.getMessage().startswith("database: postgres") for record in caplog.records)
+    assert PASSWORD not in err and PASSWORD not in caplog.text
+
+
+@pytest.mark.parametrize("form", list(DSNS))
+def test_a_dsn_refused_as_database_url_is_not_echoed_with_its_password(form: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config({"DATABASE_URL": DSNS[form].format(port=5432)}, dotenv=None)
+    assert "DATABASE_URL must be a PostgreSQL URL" in str(caught.value) and PASSWORD not in str(caught.value)

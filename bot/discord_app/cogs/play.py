@@ -13,7 +13,7 @@ from bot import access
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import send_hand_ephemeral
+from bot.discord_app.handlers import send_hand_ephemeral, table_here, user_table
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
 from bot.tables.errors import ServiceError
@@ -33,13 +33,13 @@ class Play(KlaverjasCog):
         service = self.bot.service
         lang = user_lang(interaction)
         if delivery is None:
-            table = service.find_user_table(interaction.user.id, interaction.channel_id)
+            table = user_table(self.bot, interaction)
             await send_hand_ephemeral(self.bot, interaction, table.id)
             return
         chosen = choice_of(Delivery, delivery, "delivery")
         await self.bot.store.set_user_delivery(interaction.user.id, chosen)
         try:
-            table = service.find_user_table(interaction.user.id, interaction.channel_id)
+            table = user_table(self.bot, interaction)
         except ServiceError:
             await reply(interaction, t("delivery.saved", lang, where=t(f"delivery.where_{chosen}", lang)))
             return
@@ -57,7 +57,7 @@ class Play(KlaverjasCog):
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         service = self.bot.service
         lang = user_lang(interaction)
-        table = service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = user_table(self.bot, interaction)
         typed = visible(card)  # a zero-width or right-to-left mark in "JH" is still JH
         chosen = parse_card_text(typed)
         if chosen is None:
@@ -72,7 +72,7 @@ class Play(KlaverjasCog):
                                 current: str) -> list[app_commands.Choice[str]]:
         service = self.bot.service
         try:
-            table = service.find_user_table(interaction.user.id, interaction.channel_id)
+            table = user_table(self.bot, interaction)
             _table, _seat, view = service.view_for(table.id, interaction.user.id)
         except ServiceError:
             return []
@@ -91,7 +91,7 @@ class Play(KlaverjasCog):
     @app_commands.command(name=_("hint"), description=_("What would the strong player do? (your turn only)"))
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         service = self.bot.service
-        table = service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = user_table(self.bot, interaction)
         view = service.hint_view(table.id, interaction.user.id)  # your turn, not too often
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The strong player thinks for a while: in the AI workers, never on the event loop.
@@ -99,7 +99,7 @@ class Play(KlaverjasCog):
 
     @app_commands.command(name=_("score"), description=_("Show the score sheet"))
     async def score(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.bot.service.table_here(interaction.user.id, interaction.channel_id)
+        table = table_here(self.bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         seat = access.private_seat(table, interaction.user.id)  # their own side of the sheet, if they sit here
         payload = await asyncio.to_thread(score_message, table, seat, user_lang(interaction))

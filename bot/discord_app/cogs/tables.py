@@ -12,8 +12,8 @@ from discord.app_commands import locale_str as _
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
-from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import dm_notice, preferred_delivery, sit_down, take_seat
+from bot.discord_app.context import at_home, reply, user_lang
+from bot.discord_app.handlers import dm_notice, preferred_delivery, sit_down, table_here, take_seat, user_table
 from bot.discord_app.messages import describe_settings, lobby_text, lobby_view
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table, TableSettings
@@ -125,18 +125,18 @@ class Tables(KlaverjasCog):
         if seat and chosen is None:
             raise ServiceError(ServiceErrorCode.BAD_SEAT, {"text": seat})
         table = service.table_in_channel(interaction.channel_id)
-        if table is not None:
+        if table is not None and at_home(interaction, table):
             await take_seat(self.bot, interaction, table.id, chosen)
             return
         lobby = service.lobby_in_channel(interaction.channel_id)
-        if lobby is None:
+        if lobby is None or not at_home(interaction, lobby):
             raise ServiceError(ServiceErrorCode.NO_TABLE_HERE)
         await reply(interaction, await sit_down(self.bot, interaction, lobby.id, chosen))
 
     @app_commands.command(name=_("leave"), description=_("Leave the table; an AI player takes your seat"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         service = self.bot.service
-        table = service.find_user_table(interaction.user.id, interaction.channel_id)
+        table = user_table(self.bot, interaction)
         await service.leave(table.id, interaction.user.id)
         await reply(interaction, t("left_ai", user_lang(interaction)))
 
@@ -144,13 +144,13 @@ class Tables(KlaverjasCog):
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         service = self.bot.service
         lang = user_lang(interaction)
-        table = service.table_here(interaction.user.id, interaction.channel_id)
+        table = table_here(self.bot, interaction)
         stopped = await service.stop(table.id, interaction.user.id, can_manage=interaction.permissions.manage_messages)
         await reply(interaction, t("ok", lang) if stopped else t("stop.voted", lang))
 
     @app_commands.command(name=_("rules"), description=_("Show this table's rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.bot.service.table_here(interaction.user.id, interaction.channel_id)
+        table = table_here(self.bot, interaction)
         # In the table's language, so everyone at the table reads the same rules.
         await reply(interaction, describe_settings(table.settings, table.settings.language, table.id))
 
