@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -486,6 +487,10 @@ async def anna_to_act(h: Harness, table: Table) -> None:
     await h.settle()
 
 
+# A hint as the bot words it: the action, and the reason after a colon where one can be given.
+HINT = re.compile(r"^(Play \S+|Pass|Play|Trump \S+ \(\w+\)|Roem!|No roem)(: .+)?$")
+
+
 async def test_hints_have_a_cooldown_per_person(tmp_path: Path) -> None:
     config = ServiceConfig(**QUICK, hint_cooldown=30.0)
     async with Harness(tmp_path / "k.sqlite3", config=config) as h:
@@ -496,7 +501,7 @@ async def test_hints_have_a_cooldown_per_person(tmp_path: Path) -> None:
         await anna_to_act(h, table)
         thread = table.thread_id or 0
         token = await h.command(ANNA, "hint", channel_id=thread)
-        assert [r for r in h.private_replies(token) if r and ":" in r]
+        assert [r for r in h.private_replies(token) if HINT.match(r)]
         now[0] += 12.2
         version = table.version
         token = await h.command(ANNA, "hint", channel_id=thread)
@@ -505,7 +510,7 @@ async def test_hints_have_a_cooldown_per_person(tmp_path: Path) -> None:
         assert table.version == version and bot_of(h).thinker.hints_waiting == 0
         now[0] += 18
         token = await h.command(ANNA, "hint", channel_id=thread)
-        assert [r for r in h.private_replies(token) if r and ":" in r]
+        assert [r for r in h.private_replies(token) if HINT.match(r)]
         # However many people ask, the hint worker's queue stays short.
         now[0] += 30
         bot_of(h).thinker.hints_waiting = config.hint_queue
@@ -513,7 +518,7 @@ async def test_hints_have_a_cooldown_per_person(tmp_path: Path) -> None:
         assert h.private_replies(token) == ["Many hints are being worked out right now; ask again in a moment."]
         bot_of(h).thinker.hints_waiting = 0
         token = await h.command(ANNA, "hint", channel_id=thread)
-        assert [r for r in h.private_replies(token) if r and ":" in r]  # the refusal did not start a cooldown
+        assert [r for r in h.private_replies(token) if HINT.match(r)]  # the refusal did not start a cooldown
 
 
 async def test_the_hint_cooldown_is_said_in_dutch(tmp_path: Path) -> None:
