@@ -83,8 +83,6 @@ class RoemClaimed:
     trick: int
     seat: Seat
     points: int  # what the claim scored (a held stuk included): 0 when nothing was owed to the seat's team
-    # a false claim (the team might have been owed roem but was owed nothing): the roem it gives the other team
-    penalty: int = 0
 
 
 @dataclass(slots=True)

@@ -93,8 +93,6 @@ class HandState:
     stuk_fell: tuple[Seat, int] | None = None
     claims: list[tuple[int, Seat]] = field(default_factory=list)
     declined: list[Seat] = field(default_factory=list)  # the claim phase: seats that declined to claim
-    # roem: declared, seats whose claim found nothing for their team: FALSE_CLAIM_ROEM for the other team each
-    false_claims: list[Seat] = field(default_factory=list)
     result: HandResult | None = None
 
     @property
@@ -234,8 +232,8 @@ class Game:
 
     def may_claim(self, team: Team) -> bool:
         """Declared roem: whether ``team`` may claim the trick just completed, judged on what everybody sees
-        (``may_claim_trick``), never on what the trick holds. A claim it makes that finds nothing for it is
-        a false claim (``FALSE_CLAIM_ROEM`` for the other team), so claiming blindly does not pay."""
+        (``may_claim_trick``), never on what the trick holds. A claim that finds nothing for it scores
+        nothing, as the rules say (rules.md section 6)."""
         hand = self.hand
         if not self.can_claim() or hand is None or hand.trump is None:
             return False
@@ -550,12 +548,7 @@ class Game:
             raise IllegalActionError("your team declined to claim the last trick: its claim window is closed",
                                      seat=claim.seat.letter, code=ErrorCode.CLAIM_DECLINED)
         trick = hand.tricks[-1]
-        team = claim.seat.team
-        trick_roem, stuk_holder = self._owed(team)
-        # A team's first claim of a trick it may claim, before the hand is settled, that finds nothing is false.
-        # A second claim, or one by a team that visibly cannot be owed anything, tells nothing and costs nothing.
-        false = (not trick_roem and stuk_holder is None and hand.result is None and not self.has_claimed(team)
-                 and self.may_claim(team))
+        trick_roem, stuk_holder = self._owed(claim.seat.team)
         hand.claims.append((trick.index, claim.seat))
         events: list[Event] = []
         scored = trick_roem
@@ -563,10 +556,7 @@ class Game:
             hand.held_stuk.append(stuk_holder)
             events.append(StukScored(hand.index, stuk_holder, stuk_holder.team, rulebook.STUK_ROEM))
             scored += rulebook.STUK_ROEM
-        if false:
-            hand.false_claims.append(claim.seat)
-        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored,
-                                  rulebook.FALSE_CLAIM_ROEM if false else 0))
+        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored))
         # Once the hand is settled every team owed roem has claimed or declined: no claim scores then.
         assert hand.result is None or not scored
         if self.phase is Phase.CLAIM:
@@ -596,8 +586,6 @@ class Game:
             roem[team] += scored_trick_roem(hand, trick, self._declared)
         for seat in hand.held_stuk:
             roem[seat & 1] += rulebook.STUK_ROEM
-        for seat in hand.false_claims:
-            roem[(seat & 1) ^ 1] += rulebook.FALSE_CLAIM_ROEM
         return points, roem
 
     def clone(self) -> Game:
@@ -631,8 +619,7 @@ class Game:
         copy.actions[last_deal] = Deal(hand.dealer, deal)
         current = HandState(hand.index, hand.dealer, deal, list(hands), list(hand.turned), list(hand.bids), hand.trump,
                             hand.player, list(hand.plays), list(hand.trick_cards), hand.leader, list(hand.tricks),
-                            list(hand.held_stuk), hand.stuk_fell, list(hand.claims), list(hand.declined),
-                            list(hand.false_claims), hand.result)
+                            list(hand.held_stuk), hand.stuk_fell, list(hand.claims), list(hand.declined), hand.result)
         copy.hands = [*self.hands[:-1], current]
         copy.totals = list(self.totals)
         copy.phase = self.phase
@@ -671,8 +658,6 @@ def settle_hand(hand: HandState, declared: bool) -> HandResult:
         tricks_won[team] += 1
     for seat in hand.held_stuk:
         roem[seat & 1] += rulebook.STUK_ROEM
-    for seat in hand.false_claims:
-        roem[(seat & 1) ^ 1] += rulebook.FALSE_CLAIM_ROEM
     pit: Team | None = None
     for team in TEAMS:
         if tricks_won[team] == 8:

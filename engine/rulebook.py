@@ -21,8 +21,6 @@ HAND_POINTS = 162  # the cards' 152 points and the last trick's 10, whatever the
 DRIEKAART_ROEM = 20
 VIERKAART_ROEM = 50
 STUK_ROEM = 20
-# roem: declared, a claim of a trick that holds nothing for the claimer's team: roem for the other team
-FALSE_CLAIM_ROEM = 20
 
 RANK_KING = 6
 RANK_QUEEN = 5

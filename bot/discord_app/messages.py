@@ -365,9 +365,6 @@ def event_message(table: Table, event: EngineEvent) -> Payload | None:
     if isinstance(event, StukScored):
         return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None, lang)))
     if isinstance(event, RoemClaimed):
-        if event.penalty:
-            return Payload(t("roem.claimed_false", lang, name=names[event.seat], points=event.penalty,
-                             team=team_word(event.seat.team.other, None, lang)))
         key = "roem.claimed" if event.points else "roem.claimed_nothing"
         return Payload(t(key, lang, name=names[event.seat], points=event.points,
                          team=team_word(event.seat.team, None, lang)))

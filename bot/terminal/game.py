@@ -288,7 +288,7 @@ class TerminalGame:
         """Declared roem, after a trick: the one place that claims. You may claim (r) after every trick your
         side may claim (``Game.may_claim``: it won it, or with held stuk played a trump king or queen in it);
         nobody tells you whether it holds roem, since spotting it is the point of melden, and a claim that
-        finds nothing gives the other side roem. The AI seats claim what the engine says their team is owed
+        finds nothing scores nothing. The AI seats claim what the engine says their team is owed
         (``claim_for``). After the last trick the engine asks in its claim phase instead (``human_turn``)."""
         game = self.game
         if not game.can_claim():
@@ -365,13 +365,8 @@ class TerminalGame:
                 self.say("  " + t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
                                   team=self.team_name(event.team)))
         elif isinstance(event, RoemClaimed):
-            if event.penalty:
-                self.say("  " + self.about("roem.claimed_false", event.seat, points=event.penalty,
-                                           team=self.team_name(event.seat.team.other)))
-            else:
-                key = "roem.claimed" if event.points else "roem.claimed_nothing"
-                self.say("  " + self.about(key, event.seat, points=event.points,
-                                           team=self.team_name(event.seat.team)))
+            key = "roem.claimed" if event.points else "roem.claimed_nothing"
+            self.say("  " + self.about(key, event.seat, points=event.points, team=self.team_name(event.seat.team)))
         elif isinstance(event, HandSettled):
             self.show_settlement(event.result)
         elif isinstance(event, MatchOver):

@@ -95,18 +95,16 @@ TEXTS: dict[str, tuple[str, str]] = {
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
-    "roem.claimed_nothing": ("{name} claims roem, but it scores nothing.", "{name} meldt roem, maar die telt niet."),
-    "roem.claimed_false": ("{name} claims roem, but there is none: {points} roem for {team}.",
-                           "{name} meldt roem, maar die is er niet: {points} roem voor {team}."),
+    # a claim that finds no roem for the claimers: said in public, and it scores nothing (no penalty either)
+    "roem.claimed_nothing": ("{name} claims roem: there is none, so it scores nothing.",
+                             "{name} meldt roem: die is er niet, dus het levert niets op."),
     "stuk": ("{name} shows stuk: {stuk_roem} for {team}.", "{name} heeft stuk: {stuk_roem} voor {team}."),
     # The same deeds said to the player at the terminal ("You ..."): the key with ``_you``.
     "trick_you": ("Trick {n}: {name} win with {card} — {points} points.",
                   "Slag {n}: {name} wint met {card} — {points} punten."),
     "roem.claimed_you": ("{name} claim roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
-    "roem.claimed_nothing_you": ("{name} claim roem, but it scores nothing.",
-                                 "{name} meldt roem, maar die telt niet."),
-    "roem.claimed_false_you": ("{name} claim roem, but there is none: {points} roem for {team}.",
-                               "{name} meldt roem, maar die is er niet: {points} roem voor {team}."),
+    "roem.claimed_nothing_you": ("{name} claim roem: there is none, so it scores nothing.",
+                                 "{name} meldt roem: die is er niet, dus het levert niets op."),
     "stuk_you": ("{name} show stuk: {stuk_roem} for {team}.", "{name} hebt stuk: {stuk_roem} voor {team}."),
     # roem, part by part (roem_text): "stuk + driekaart: 40"
     "roem.driekaart": ("driekaart", "driekaart"),
@@ -749,7 +747,6 @@ RULE_VALUES: dict[str, int] = {
     "run4_roem": rulebook.VIERKAART_ROEM,
     "four_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.ACE],
     "jacks_roem": rulebook.FOUR_OF_A_KIND_ROEM[Rank.JACK],
-    "false_claim_roem": rulebook.FALSE_CLAIM_ROEM,
 }
 
 
@@ -1291,11 +1288,11 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
                             "presses Roem! before the next card is played (after the last trick you are asked). "
                             "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
-                            "nothing gives the other team {false_claim_roem} roem.",
+                            "none scores nothing.",
                             "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
                             "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
-                            "er roem in een slag zit: zie het zelf. Wie roem meldt die er niet is, geeft de "
-                            "tegenpartij {false_claim_roem} roem."),
+                            "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
+                            "niets op."),
     "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
                          "winner.",
                          "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "

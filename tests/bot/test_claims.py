@@ -157,7 +157,7 @@ async def test_declared_trick_messages_name_no_roem_before_a_claim(
             assert "roem" not in message.content.lower() and "claim" not in message.content.lower()
 
 
-async def test_roem_is_offered_after_a_trick_without_roem_and_a_false_claim_costs(
+async def test_roem_is_offered_after_a_trick_without_roem_and_a_claim_of_nothing_scores_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
         table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
@@ -174,8 +174,10 @@ async def test_roem_is_offered_after_a_trick_without_roem_and_a_false_claim_cost
         await h.click(user_at(table, Seat.N), message, button)  # NS won it: a claim, judged in public
         await h.settle()
         assert table.version == version + 1
-        assert any("claims roem, but there is none: 20 roem" in m.content for m in h.fake.in_channel(thread))
-        assert table.game.hand_points_so_far(hand)[1] == [0, 20]
+        # Said in public, and it scores nothing for either team: the rules give no penalty for it.
+        assert any(m.content.endswith("claims roem: there is none, so it scores nothing.")
+                   for m in h.fake.in_channel(thread))
+        assert table.game.hand_points_so_far(hand)[1] == [0, 0] and table.game.totals == [0, 0]
 
 
 async def test_the_last_trick_question_is_asked_when_the_last_trick_holds_no_roem(

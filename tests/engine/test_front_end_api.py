@@ -146,12 +146,12 @@ def test_declared_held_stuk_is_owed_to_the_holders_team_for_the_trick_its_second
 def test_declared_held_stuk_without_its_claim_does_not_count() -> None:
     game = stuk_game("declared", 8)
     events = game.apply(Claim(Seat.E))  # the trick's winners claim: nothing for them, and not the stuk
-    assert isinstance(events[-1], RoemClaimed) and (events[-1].points, events[-1].penalty) == (0, 20)
+    assert isinstance(events[-1], RoemClaimed) and events[-1].points == 0
     assert game.claim_value(Team.NS) == 20
     game.apply(Card.parse("JH"), Seat.E)  # the next trick starts: the window is closed
     hand = game.hands[-1]
     assert game.claim_value(Team.NS) == 0 and hand.held_stuk == []
-    assert game.hand_points_so_far(hand)[1] == [20, 0]  # not the stuk: EW's false claim
+    assert game.hand_points_so_far(hand)[1] == [0, 0]  # not the stuk, and EW's claim of nothing costs nothing
 
 
 def test_automatic_roem_scores_a_held_stuk_when_its_second_card_is_played() -> None:
@@ -282,27 +282,30 @@ def test_every_last_trick_opens_the_claim_window_under_declared_roem_whether_or_
     assert game.results[0].roem == (100, 0)  # the pit only
 
 
-def test_a_false_claim_gives_the_other_team_roem_and_a_claim_that_cannot_score_costs_nothing() -> None:
+def test_a_claim_of_nothing_scores_nothing_and_changes_no_score() -> None:
+    # The rules: a claim for a trick without roem, or by the other team, scores nothing (and costs nothing).
     game = no_roem_after(4)
     events = game.apply(Claim(Seat.N))  # NS won the trick, so may claim it; it holds nothing
-    assert [(e.points, e.penalty) for e in events if isinstance(e, RoemClaimed)] == [(0, 20)]
-    assert game.hand_points_so_far(game.hands[-1])[1] == [0, 20]
-    assert game.apply(Claim(Seat.S))[-1].penalty == 0  # once a trick for a team
-    assert game.apply(Claim(Seat.E))[-1].penalty == 0  # EW lost it (stuk in the trick): plainly nothing to claim
-    assert game.hand_points_so_far(game.hands[-1])[1] == [0, 20]
+    assert [e.points for e in events if isinstance(e, RoemClaimed)] == [0]
+    assert game.apply(Claim(Seat.S))[-1].points == 0  # once a trick for a team
+    assert game.apply(Claim(Seat.E))[-1].points == 0  # EW lost it (stuk in the trick): nothing there is theirs
+    assert game.hand_points_so_far(game.hands[-1])[1] == [0, 0] and game.totals == [0, 0]
     whole = {**NO_ROEM, "claims": [{"trick": 0, "seat": "N"}, {"trick": 0, "seat": "E"}]}
     data = record([whole], roem="declared")
-    assert game_from_record(data).results[0].roem == (100, 20)
+    assert game_from_record(data).results == game_from_record(record([NO_ROEM], roem="declared")).results
+    assert game_from_record(data).results[0].roem == (100, 0)  # the pit only
     assert score_record(data) == referee.score_record(data)
 
 
 def test_with_held_stuk_a_team_that_played_a_trump_king_or_queen_may_claim_and_is_judged_on_it() -> None:
     game = stuk_game("declared", 4)  # N led its trump king (the first of its stuk); E won the trick
     assert (game.may_claim(Team.NS), game.may_claim(Team.EW)) == (True, True) and game.claim_value(Team.NS) == 0
-    assert game.apply(Claim(Seat.S))[-1].penalty == 20  # the stuk is not out yet: a false claim
+    before = game.hand_points_so_far(game.hands[-1])
+    assert game.apply(Claim(Seat.S))[-1].points == 0  # the stuk is not out yet: nothing, for either team
+    assert game.hand_points_so_far(game.hands[-1]) == before
     game = stuk_game("declared", 8)  # N's queen, the second, in a trick E won: owed to NS
     assert game.may_claim(Team.NS) and public_view(game).may_claim(Team.NS)
-    assert game.apply(Claim(Seat.S))[-1].penalty == 0
+    assert game.apply(Claim(Seat.S))[-1].points == 20
 
 
 def test_a_deal_stored_straight_after_a_last_trick_by_an_older_version_closes_the_claim_window() -> None:

@@ -289,14 +289,14 @@ def test_declared_claims() -> None:
     hand["claims"] = [
         {"trick": 4, "seat": "N"},  # jacks, by the winning team: 200
         {"trick": 3, "seat": "E"},  # tens, by the other team: nothing
-        {"trick": 0, "seat": "S"},  # sevens, no roem: a false claim, 20 roem for EW
+        {"trick": 0, "seat": "S"},  # sevens, no roem: nothing
         {"trick": 7, "seat": "S"},  # last trick (aces): 100
-        {"trick": 4, "seat": "S"},  # a second claim for the same trick counts once, and costs nothing
+        {"trick": 4, "seat": "S"},  # a second claim for the same trick counts once
     ]
     h = scored_hand(hand, roem="declared")
     assert [t["roem"] for t in h["tricks"]] == [0, 0, 0, 0, 200, 0, 0, 100]
-    assert h["roem"] == {"NS": 200 + 100 + 100, "EW": 20}  # pit needs no claim
-    assert h["score"] == {"NS": 162 + 400, "EW": 20}
+    assert h["roem"] == {"NS": 200 + 100 + 100, "EW": 0}  # pit needs no claim
+    assert h["score"] == {"NS": 162 + 400, "EW": 0}
     exported = export_record(game_from_record(record([hand], roem="declared")))["hands"][0]["claims"]
     key = lambda c: (c["trick"], c["seat"])  # noqa: E731
     assert sorted(exported, key=key) == sorted(hand["claims"], key=key)

@@ -95,8 +95,7 @@ def describe(game: Game, event: object) -> list[str]:
         return [f"  trick {event.trick + 1}: {event.leader} leads: {plays} -> {event.winner} ({event.team}) "
                 f"{event.points} points{roem}{claim}"]
     if isinstance(event, RoemClaimed):
-        false = f", a false claim: {event.penalty} roem for the others" if event.penalty else ""
-        return [f"  claim by {event.seat} for trick {event.trick + 1}: {event.points}{false}"]
+        return [f"  claim by {event.seat} for trick {event.trick + 1}: {event.points}"]
     if isinstance(event, HandSettled):
         r = event.result
         pit = f", pit {r.pit}" if r.pit is not None else ""

@@ -360,32 +360,17 @@ def replay_hand(rules: dict[str, Any], hand_no: int, raw: Any, expected_dealer: 
     # claims (declared): validate, then decide which tricks' roem counts
     claimed = [False] * len(tricks)
     stuk_claimed = False
-    first_claims: set[tuple[int, str]] = set()
     for cl in claims:
         if not isinstance(cl, dict) or cl.get("seat") not in list(SEATS) or not isinstance(cl.get("trick"), int):
             raise Invalid('a claim is {"trick": 0..7, "seat": N|E|S|W}', hand=hand_no)
         t = cl["trick"]
         if isinstance(t, bool) or t < 0 or t >= len(tricks):
             raise Invalid(f"claim for trick {t}, which has not been played", hand=hand_no, seat=cl["seat"])
-        claimer = team(cl["seat"])
-        won = claimer == team(tricks[t]["winner"])
-        if won:
+        if team(cl["seat"]) == team(tricks[t]["winner"]):
             claimed[t] = True
         # a held stuk is claimed by the holder's team for its trick, whoever won that trick
-        stuk_here = t == stuk_trick and stuk_holder is not None and claimer == team(stuk_holder)
-        if stuk_here:
+        if t == stuk_trick and stuk_holder is not None and team(cl["seat"]) == team(stuk_holder):
             stuk_claimed = True
-        # a false claim: a team's first claim of a trick it may claim (won it, or with held stuk one of its
-        # seats played the king or queen of trump in it) that is owed nothing: 20 roem for the other team
-        if (t, claimer) in first_claims:
-            continue
-        first_claims.add((t, claimer))
-        played_stuk_card = rules["stuk"] == "held" and any(
-            team(next_seat(tricks[t]["leader"], i)) == claimer and card in ("K" + trump, "Q" + trump)
-            for i, card in enumerate(tricks[t]["cards"]))
-        owed = (won and tricks[t]["roem"] > 0) or stuk_here
-        if (won or played_stuk_card) and not owed:
-            held_roem[other(claimer)] += 20
     if stuk_claimed:
         held_roem[team(stuk_holder)] += 20
     if rules["roem"] == "declared":
