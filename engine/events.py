@@ -73,6 +73,7 @@ class TrickWon:
     roem_parts: tuple[RoemPart, ...]
     # Declared roem: the trick's roem counts only when the winning team claims it. A held stuk that fell in
     # the trick needs its holder's team's claim as well: Game.claim_value(team) says what each team is owed.
+    # Front ends tell none of this (roem, roem_parts, needs_claim) before a claim: spotting it is the players'.
     needs_claim: bool
 
 

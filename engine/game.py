@@ -40,8 +40,9 @@ class Phase(StrEnum):
     TURN_UP = "turn"  # draaien: a suit must be turned up before the bidding goes on (the record's "turn")
     BIDDING = "bidding"
     PLAY = "play"
-    # roem: declared, after the last trick, while a team is owed roem for it: the seat to act claims it or
-    # declines; the hand is settled (once) when no team is owed any more
+    # roem: declared, after every last trick, while a team that may claim it has neither claimed nor declined
+    # (``Game.may_claim``: whether it holds anything is not asked, so the question gives nothing away): the
+    # seat to act claims or declines; the hand is settled (once) when no team is left to ask
     CLAIM = "claim"
     OVER = "over"  # the match is finished
 
@@ -208,8 +209,9 @@ class Game:
         """Declared roem: what a claim by a seat of ``team`` would score now; 0 when nothing is owed to it.
 
         That is the roem of the trick just completed if ``team`` won it, plus (stuk: held) the stuk if
-        its second card fell in that trick from a seat of ``team``, whoever won the trick. Front ends
-        offer the Roem! button on this, and AI players claim on it (``engine.ai.claims``).
+        its second card fell in that trick from a seat of ``team``, whoever won the trick. AI players
+        claim on it (``engine.ai.claims``: a seat may count its own roem); front ends offer Roem! on
+        ``may_claim``, which does not look at what the trick holds.
         """
         trick_roem, stuk_holder = self._owed(team)
         return trick_roem + (rulebook.STUK_ROEM if stuk_holder is not None else 0)
@@ -227,6 +229,15 @@ class Game:
         if fell is not None and fell[1] == trick.index and fell[0].team is team:
             return trick_roem, fell[0]
         return trick_roem, None
+
+    def may_claim(self, team: Team) -> bool:
+        """Declared roem: whether ``team`` may claim the trick just completed, judged on what everybody sees
+        (``may_claim_trick``), never on what the trick holds. A claim that finds nothing for it scores
+        nothing, as the rules say (rules.md section 6)."""
+        hand = self.hand
+        if not self.can_claim() or hand is None or hand.trump is None:
+            return False
+        return may_claim_trick(hand.tricks[-1], hand.trump, team, not self._stuk_in_trick)
 
     @staticmethod
     def _declined(hand: HandState, team: Team) -> bool:
@@ -307,7 +318,14 @@ class Game:
                                   code=ErrorCode.WRONG_PHASE, params={"phase": self.phase.value})
 
     def _deal(self, deal: Deal) -> list[Event]:
-        if self.phase is not Phase.DEAL:
+        # Games stored before every last trick opened the claim window went from a last trick without roem owed
+        # straight to the next deal: such a deal closes the window as if each seat asked declined (checked first,
+        # so a deal refused changes nothing).
+        legacy = False
+        if self.phase is Phase.CLAIM:
+            score = settle_hand(self.hands[-1], self._declared).score
+            legacy = not self._over(self.totals[0] + score[0], self.totals[1] + score[1])
+        if self.phase is not Phase.DEAL and not legacy:
             raise self._wrong_phase("deal", None)
         expected = self.next_dealer
         if expected is not None and deal.dealer is not expected:
@@ -322,9 +340,12 @@ class Game:
                 dupe = DECK[rulebook.lowest_card(union & deal.hands[seat])]
                 raise IllegalActionError(f"{dupe} is dealt twice", code=ErrorCode.DEAL)
             union |= deal.hands[seat]
+        events: list[Event] = []
+        while self.phase is Phase.CLAIM and self.to_act is not None:
+            events.extend(self._decline(Decline(self.to_act), self.to_act))
         hand = HandState(index=len(self.hands), dealer=deal.dealer, deal=deal.hands, hands=list(deal.hands))
         self.hands.append(hand)
-        events: list[Event] = [HandDealt(hand.index, hand.dealer)]
+        events.append(HandDealt(hand.index, hand.dealer))
         if self.rules.bidding is Bidding.DRAAIEN:
             self.phase = Phase.TURN_UP
             self.to_act = None
@@ -461,15 +482,19 @@ class Game:
         return self._settle(hand, events)
 
     def _asked_to_claim(self, hand: HandState) -> Seat | None:
-        """The claim phase: the seat asked next, of a team still owed roem for the last trick (the winners
-        first, who are asked through the trick's winner; the other team can only be owed its held stuk)."""
+        """The claim phase: the seat asked next, of a team that may claim the last trick and has neither
+        claimed nor declined it: the winners first, through the trick's winner; then (stuk: held) the other
+        team, through its seat that played a king or queen of trump in it. Whether a team is owed anything
+        plays no part, so being asked tells nobody that the trick holds roem."""
         trick = hand.tricks[-1]
         for team in (trick.winner.team, trick.winner.team.other):
-            roem, stuk_holder = self._owed(team)
-            if team is trick.winner.team and (roem or stuk_holder is not None):
+            if self.has_claimed(team) or self._declined(hand, team) or not self.may_claim(team):
+                continue
+            if team is trick.winner.team:
                 return trick.winner
-            if stuk_holder is not None:
-                return stuk_holder
+            assert hand.trump is not None
+            stuk = rulebook.stuk_mask(hand.trump)
+            return next(seat for seat, card in trick.plays if seat.team is team and stuk >> card & 1)
         return None
 
     def _after_claim_phase_action(self, hand: HandState) -> list[Event]:
@@ -493,11 +518,14 @@ class Game:
         return events
 
     def _match_finished(self) -> bool:
+        return self._over(self.totals[0], self.totals[1])
+
+    def _over(self, ns: int, ew: int) -> bool:
+        """Whether the match is over after the hands dealt so far, at totals ``ns`` and ``ew``."""
         length = self.rules.length
         if length.hands is not None:
             return len(self.hands) >= length.hands
         target = length.target or 0
-        ns, ew = self.totals
         return (ns >= target or ew >= target) and ns != ew
 
     def _end_match(self) -> MatchOver:
@@ -598,6 +626,18 @@ class Game:
         copy.to_act = self.to_act
         copy.winner = self.winner
         return copy
+
+
+def may_claim_trick(trick: Trick, trump: Suit, team: Team, stuk_held: bool) -> bool:
+    """Declared roem: whether ``team`` may claim ``trick``, on what everybody at the table sees: it won the
+    trick, or (``stuk_held``) one of its seats played the king or queen of trump in it (the second card of a
+    held stuk is one of them). Front ends offer Roem! on this, so the button says nothing of the trick's roem."""
+    if trick.winner.team is team:
+        return True
+    if not stuk_held:
+        return False
+    stuk = rulebook.stuk_mask(trump)
+    return any(seat.team is team and stuk >> card & 1 for seat, card in trick.plays)
 
 
 def scored_trick_roem(hand: HandState, trick: Trick, declared: bool) -> int:

@@ -14,8 +14,8 @@ from engine import rulebook
 from engine.actions import Call, Choice
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
 from engine.events import HandResult
-from engine.game import Game, HandState, Phase, Trick
-from engine.settings import Rules
+from engine.game import Game, HandState, Phase, Trick, may_claim_trick
+from engine.settings import RoemMode, Rules, StukMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,21 @@ class PublicView:
     @property
     def trick_number(self) -> int:
         return len(self.tricks)
+
+    def may_claim(self, team: Team) -> bool:
+        """Declared roem: whether ``team`` may claim the trick just completed, on what everybody sees
+        (``Game.may_claim``); whether the trick holds anything for it is not part of it."""
+        if not self.can_claim or not self.tricks or self.trump is None:
+            return False
+        return may_claim_trick(self.tricks[-1], self.trump, team, self.rules.stuk is StukMode.HELD)
+
+    def shown_roem(self, trick: Trick) -> int:
+        """The roem of a completed trick as the table may be told it: all of it with automatic roem; with
+        declared roem only once its winners claimed it (until then nobody is told that it holds any)."""
+        if self.rules.roem is RoemMode.AUTO:
+            return trick.roem
+        team = trick.winner.team
+        return trick.roem if any(t == trick.index and s.team is team for t, s in self.claims) else 0
 
     def claim_value(self, team: Team) -> int:
         """Declared roem: what a claim by a seat of ``team`` would score now (0: nothing to claim)."""

@@ -302,9 +302,9 @@ def render_trick_image(view: PublicView, names: dict[Seat, str], *, seat: Seat |
     if trick is not None:
         d.text((TRICK_W - 20, 58), f"{trick.points} {theme.labels.points}", font=font(22), fill=MUTED,
                anchor="ra")
-        if trick.roem:
-            d.text((TRICK_W - 20, 88), f"{theme.labels.roem} {trick.roem}", font=font(22), fill=GOLD,
-                   anchor="ra")
+        roem = view.shown_roem(trick)  # declared roem: not before its winners claimed it
+        if roem:
+            d.text((TRICK_W - 20, 88), f"{theme.labels.roem} {roem}", font=font(22), fill=GOLD, anchor="ra")
     return img
 
 

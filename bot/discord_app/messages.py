@@ -72,7 +72,7 @@ from engine.events import (
 )
 from engine.events import Event as EngineEvent
 from engine.game import Phase
-from engine.settings import Bidding
+from engine.settings import Bidding, RoemMode
 from engine.view import SeatView, public_view
 from rendering import (
     ReviewChart,
@@ -382,8 +382,8 @@ def timer_message(table: Table, seat: Seat | None, action: Action, actor: Actor)
 
 
 def trick_message(table: Table, event: TrickWon) -> Payload:
-    """Who won the trick, its roem, the Roem! button when a human of that team may claim it; the image is drawn
-    later."""
+    """Who won the trick, its roem (declared roem: none, spotting it is the players' job), the Roem! button
+    when a human's team may claim it; the image is drawn later."""
     lang = table.settings.language
     names = names_of(table)
     hand = table.game.hand
@@ -393,21 +393,23 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
                    theme=theme_of(table, public=True))
     lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=card_text(event.winning_card, lang),
                points=event.points)]
-    if event.roem:
-        key = "trick.roem_claim" if event.needs_claim else "trick.roem"
-        lines.append(t(key, lang, parts=roem_text(event.roem_parts, lang), team=team_word(event.team, None, lang)))
+    if event.roem and table.rules.roem is RoemMode.AUTO:
+        lines.append(t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
+                       team=team_word(event.team, None, lang)))
     view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
     return Payload("\n".join(lines), view, filename="trick.png", draw=draw)
 
 
 def human_may_claim(table: Table) -> bool:
-    """Declared roem: a team with a player at the keyboard is owed roem for the trick just completed (its
-    winners' roem, or a held stuk whose second card fell in it), so the Roem! button is offered."""
+    """Declared roem: a team with a player at the keyboard may claim the trick just completed and has not yet,
+    so the Roem! button is offered. ``Game.may_claim`` judges on what everybody sees, never on the trick's roem:
+    the button is there after every trick the team won, roem or not."""
     game = table.game
     if not game.can_claim():
         return False
-    return any(game.claim_value(team) > 0 and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays
-                                                 for s in team.seats) for team in Team)
+    return any(game.may_claim(team) and not game.has_claimed(team)
+               and any(table.seats[s].kind is SeatKind.HUMAN and not table.seats[s].ai_plays for s in team.seats)
+               for team in Team)
 
 
 def claim_prompt(table: Table, user_id: int | None) -> Payload:

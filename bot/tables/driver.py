@@ -45,7 +45,7 @@ from bot.tables.events import (
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.thinking import Thinker, choose_action
-from engine.actions import Action, Choice, Claim, TurnUp
+from engine.actions import Action, Choice, Claim, Decline, TurnUp
 from engine.ai.claims import claim_for
 from engine.ai.players import Level, situation_seed
 from engine.cards import SEATS, Seat
@@ -312,7 +312,9 @@ class TableDriver:
         await asyncio.sleep(self.config.turn_time / 2)
         if table.version != version or not table.running:
             return
-        choice = await self._think(table, seat, version)
+        # The last trick's claim question is the player's to answer: the AI would claim what it counts in the
+        # trick, so waiting out the clock would spot the roem for them. Unanswered, it is let go.
+        choice = Decline(seat) if table.game.phase is Phase.CLAIM else await self._think(table, seat, version)
         async with table.lock:
             if table.version != version or not table.running or table.seats[seat] is not info:
                 return

@@ -27,6 +27,7 @@ class ServiceErrorCode(StrEnum):
     MATCH_STOPPED = "match_stopped"
     NO_AI_SEAT = "no_ai_seat"
     NO_HINT = "no_hint"
+    NO_HINT_ROEM = "no_hint_roem"  # declared roem: the last trick's claim question is the player's own
     NO_MATCH = "no_match"  # no match by that number in this server
     NO_TABLE = "no_table"
     NO_TABLE_HERE = "no_table_here"

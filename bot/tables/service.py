@@ -38,7 +38,7 @@ from engine.actions import Call, Claim, Decline
 from engine.ai.players import Level
 from engine.cards import SEATS, Card, Seat
 from engine.errors import ErrorCode, NotYourTurnError
-from engine.game import Game
+from engine.game import Game, Phase
 from engine.view import SeatView
 
 __all__ = ["OpenPlace", "PostLobby", "ServiceConfig", "TableService"]  # what a front end builds and configures
@@ -403,8 +403,10 @@ class TableService:
         """Declared roem: claim the roem of the trick just completed for the seat's team, once (``on_stored``:
         as for ``act``).
 
-        A claim from a team owed nothing in that trick (it lost it and holds no stuk in it) is refused
-        politely rather than scoring nothing; the engine says what a team is owed.
+        A claim from a team that may not claim the trick (``Game.may_claim``: it lost it, and with held stuk
+        played no trump king or queen in it) is refused politely; the refusal rests on what everybody sees, so it
+        tells nothing about the trick's roem. A claim the team may make is the engine's to judge, a false one
+        included.
         """
         table = self.get(table_id)
         async with table.lock:
@@ -417,7 +419,7 @@ class TableService:
                 if game.has_claimed(seat.team):
                     raise ServiceError(ServiceErrorCode.ALREADY_CLAIMED)
                 winner = hand.tricks[-1].winner
-                if seat.team is not winner.team and game.claim_value(seat.team) == 0:
+                if not game.may_claim(seat.team):
                     raise ServiceError(ServiceErrorCode.CLAIM_OTHER_TEAM, {"name": table.name_of(winner)})
             progress = await self.registry.apply(table, seat, Claim(seat), Actor.HUMAN, user_id, on_stored)
             self.driver.schedule(table)
@@ -670,13 +672,15 @@ class TableService:
     def hint_view(self, table_id: int, user_id: int) -> SeatView:
         """What the strong player is asked about for this user's hint; starts their cooldown.
 
-        Refused when it is not their turn, when their last hint was under ``hint_cooldown`` seconds ago,
-        and when the hint worker has a full queue already (AI moves never wait for hints: their worker
-        is another).
+        Refused when it is not their turn, on the last trick's claim question (declared roem), when their
+        last hint was under ``hint_cooldown`` seconds ago, and when the hint worker has a full queue already
+        (AI moves never wait for hints: their worker is another).
         """
         _table, _seat, view = self.view_for(table_id, user_id)
         if not view.my_turn or not view.legal:
             raise ServiceError(ServiceErrorCode.NO_HINT)
+        if view.phase is Phase.CLAIM:  # the strong player would claim what it counts: spotting it is the point
+            raise ServiceError(ServiceErrorCode.NO_HINT_ROEM)
         config = self.driver.config
         now = self.clock()
         last = self._hinted.get(user_id)

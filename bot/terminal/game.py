@@ -34,7 +34,6 @@ from bot.texts.catalog import (
     team_word,
 )
 from bot.texts.language import Language
-from engine import rulebook
 from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.claims import claim_for
@@ -292,11 +291,11 @@ class TerminalGame:
             self.show(self.offer_claims())
 
     def offer_claims(self) -> list[Event]:
-        """Declared roem, after a trick: the one place that claims. You may claim (r) after a trick your side
-        won, or one in which you played the second card of your held stuk; nobody tells you whether it holds
-        roem, since spotting it is the point of melden, and a wrong claim only scores nothing. The AI seats
-        claim what the engine says their team is owed (``claim_for``). After the last trick the engine asks
-        in its claim phase instead (``human_turn``)."""
+        """Declared roem, after a trick: the one place that claims. You may claim (r) after every trick your
+        side may claim (``Game.may_claim``: it won it, or with held stuk played a trump king or queen in it);
+        nobody tells you whether it holds roem, since spotting it is the point of melden, and a claim that
+        finds nothing scores nothing. The AI seats claim what the engine says their team is owed
+        (``claim_for``). After the last trick the engine asks in its claim phase instead (``human_turn``)."""
         game = self.game
         if not game.can_claim():
             return []
@@ -315,19 +314,13 @@ class TerminalGame:
         return events
 
     def claim_prompt(self) -> str | None:
-        """The question after a trick in which you may have roem to claim, or None."""
-        hand = self.game.hand
-        assert hand is not None and hand.trump is not None
-        trick = hand.tricks[-1]
-        if self.game.has_claimed(HUMAN.team):
+        """The question after a trick your side may claim (asked whether or not it holds roem), or None."""
+        game = self.game
+        hand = game.hand
+        assert hand is not None
+        if game.has_claimed(HUMAN.team) or not game.may_claim(HUMAN.team):
             return None
-        if trick.winner.team is HUMAN.team:
-            return "claim_prompt"
-        # stuk: held, and this trick holds the second of your trump K and Q (the first came earlier).
-        own_card = dict(trick.plays)[HUMAN]
-        if HUMAN in hand.held_stuk and rulebook.stuk_mask(hand.trump) >> own_card & 1:
-            return "claim_prompt_stuk"
-        return None
+        return "claim_prompt" if hand.tricks[-1].winner.team is HUMAN.team else "claim_prompt_stuk"
 
     def ask_claim(self, key: str, *, decline: bool) -> list[Event]:
         """r claims, Enter goes on; in the engine's claim phase (``decline``) Enter lets the roem go for the

@@ -94,17 +94,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "trick": ("Trick {n}: {name} wins with {card} — {points} points.",
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
-    "trick.roem_claim": ("Roem: {parts} for {team}, if they claim it: press Roem! before the next card.",
-                         "Roem: {parts} voor {team}, als ze die melden: druk op Roem! voor de volgende kaart."),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
-    "roem.claimed_nothing": ("{name} claims roem, but it scores nothing.", "{name} meldt roem, maar die telt niet."),
+    # a claim that finds no roem for the claimers: said in public, and it scores nothing (no penalty either)
+    "roem.claimed_nothing": ("{name} claims roem: there is none, so it scores nothing.",
+                             "{name} meldt roem: die is er niet, dus het levert niets op."),
     "stuk": ("{name} shows stuk: {stuk_roem} for {team}.", "{name} heeft stuk: {stuk_roem} voor {team}."),
     # The same deeds said to the player at the terminal ("You ..."): the key with ``_you``.
     "trick_you": ("Trick {n}: {name} win with {card} — {points} points.",
                   "Slag {n}: {name} wint met {card} — {points} punten."),
     "roem.claimed_you": ("{name} claim roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
-    "roem.claimed_nothing_you": ("{name} claim roem, but it scores nothing.",
-                                 "{name} meldt roem, maar die telt niet."),
+    "roem.claimed_nothing_you": ("{name} claim roem: there is none, so it scores nothing.",
+                                 "{name} meldt roem: die is er niet, dus het levert niets op."),
     "stuk_you": ("{name} show stuk: {stuk_roem} for {team}.", "{name} hebt stuk: {stuk_roem} voor {team}."),
     # roem, part by part (roem_text): "stuk + driekaart: 40"
     "roem.driekaart": ("driekaart", "driekaart"),
@@ -219,6 +219,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error.bad_setting": ("{key} must be one of: {choices}.", "{key} moet een van deze zijn: {choices}."),
     "error.bad_rules": ("Those settings do not work together: {reason}", "Die instellingen passen niet: {reason}"),
     "error.no_hint": ("A hint is only for your own turn.", "Een tip is er alleen voor je eigen beurt."),
+    "error.no_hint_roem": ("Spotting roem is up to you: there is no hint for a claim.",
+                           "Roem zien is aan jou: voor melden is er geen tip."),
     "error.unknown": ("Something went wrong; nothing was changed. Please try again.",
                       "Er ging iets mis; er is niets veranderd. Probeer het opnieuw."),
     "error.not_here": ("Use this in a server channel.", "Gebruik dit in een serverkanaal."),
@@ -574,8 +576,9 @@ TEXTS.update({
     "terminal.table": ("On the table: {cards}", "Op tafel: {cards}"),
     "terminal.claim_prompt": ("Your side won the trick: r to claim roem, Enter to play on: ",
                               "Jullie slag: r om roem te melden, Enter om door te spelen: "),
-    "terminal.claim_prompt_stuk": ("Your stuk is out: r to claim it, Enter to play on: ",
-                                   "Je stuk is gespeeld: r om het te melden, Enter om door te spelen: "),
+    "terminal.claim_prompt_stuk": ("Your side played a king or queen of trump: r to claim roem, Enter to play on: ",
+                                   "Jullie speelden een troefheer of -vrouw: r om roem te melden, Enter om door "
+                                   "te spelen: "),
     "terminal.claim_prompt_last": ("Last trick: r to claim roem, Enter to settle the hand: ",
                                    "Laatste slag: r om roem te melden, Enter om de ronde af te rekenen: "),
     "terminal.status": ("Trump {trump} ({name} plays) · trick {n}/8", "Troef {trump} ({name} speelt) · slag {n}/8"),
@@ -1391,9 +1394,13 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                         "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
                         "dat de slag wint."),
     "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
-                            "presses Roem! before the next card is played.",
+                            "presses Roem! before the next card is played (after the last trick you are asked). "
+                            "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
+                            "none scores nothing.",
                             "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
-                            "drukt voor de volgende kaart."),
+                            "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
+                            "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
+                            "niets op."),
     "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
                          "winner.",
                          "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "

@@ -113,7 +113,7 @@ def _strong(reviewer: Reviewer, human: Seat, seed: int) -> Chooser:
         view = seat_view(game, human)
         if game.phase is Phase.BIDDING:
             return reviewer.strong_call(view)
-        if len(view.legal) > 1:
+        if game.phase is Phase.PLAY and len(view.legal) > 1:  # the claim phase is no card decision
             card = reviewer.strong_card(game, decision_seed(seed, index))
             if card is not None:
                 return card

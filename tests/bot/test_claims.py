@@ -7,15 +7,17 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from harness import Harness, StoredMessage
+from harness import Harness, StoredMessage, User
+from test_delivery import wait_for
 from test_discord import ANNA, BERT
 from test_scenarios import CHRIS, EVA, bot_of, started, thread_of, with_button
 
 from bot.store.codec import encode_action
 from bot.store.sqlite import SqliteStore, migrations
 from bot.tables import driver
+from bot.tables.model import Actor, Table
 from engine.actions import Call, Deal, Decline
-from engine.cards import Card, Seat
+from engine.cards import SEATS, Card, Seat
 from engine.game import Phase
 
 # Dealer W, so North is the elder hand. Each seat holds one suit and South (hearts) takes trump: trick k is the
@@ -120,3 +122,97 @@ async def test_a_database_from_before_the_claim_phase_keeps_its_actions_and_take
         await store.db.execute("INSERT INTO actions (table_id, seq, kind, data, seat, actor) "
                                "VALUES (1, 1, ?, ?, 'S', 'human')", (kind, data))
         assert [action for action, _ in await store.actions(1)] == [Call.PASS, Decline(Seat.S)]
+
+
+def no_roem_plays() -> list[str]:
+    """ONE_SUIT_EACH played so that seat i plays rank k + i in trick k: four suits and four ranks a trick, no roem
+    anywhere; South's trump wins every trick."""
+    suits = {Seat.N: "C", Seat.E: "D", Seat.S: "H", Seat.W: "S"}
+    plays: list[str] = []
+    leader = Seat.N
+    for k in range(8):
+        for i in range(4):
+            seat = SEATS[(leader + i) & 3]
+            plays.append("789TJQKA"[(k + seat) % 8] + suits[seat])
+        leader = Seat.S
+    return plays
+
+
+def user_at(table: Table, seat: Seat) -> User:
+    return next(u for u in (ANNA, BERT, CHRIS, EVA) if u.id == table.seats[seat].user_id)
+
+
+async def test_declared_trick_messages_name_no_roem_before_a_claim(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in ONE_SUIT_PLAYS[:28])])
+        hand = table.game.hand
+        assert hand is not None and [t.roem for t in hand.tricks] == [0, 0, 0, 100, 200, 100, 100]
+        tricks = [m for m in h.fake.in_channel(thread) if m.content.startswith("Trick ")]
+        assert len(tricks) == 7
+        for message in tricks:  # four tens, jacks, queens and kings went by unclaimed: nobody was told
+            assert "roem" not in message.content.lower() and "claim" not in message.content.lower()
+
+
+async def test_roem_is_offered_after_a_trick_without_roem_and_a_claim_of_nothing_scores_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in no_roem_plays()[:4])])
+        hand = table.game.hand
+        assert hand is not None and hand.tricks[0].roem == 0 and hand.tricks[0].winner is Seat.S
+        [message] = [m for m in with_button(h, thread, "kj:r:") if m.content.startswith("Trick 1")]
+        button = message.custom_ids()[0]
+        version = table.version
+        token = await h.click(user_at(table, Seat.E), message, button)  # EW lost the trick: plainly not theirs
+        assert table.version == version and h.private_replies(token)
+        await h.click(user_at(table, Seat.N), message, button)  # NS won it: a claim, judged in public
+        await h.settle()
+        assert table.version == version + 1
+        # Said in public, and it scores nothing for either team: the rules give no penalty for it.
+        assert any(m.content.endswith("claims roem: there is none, so it scores nothing.")
+                   for m in h.fake.in_channel(thread))
+        assert table.game.hand_points_so_far(hand)[1] == [0, 0] and table.game.totals == [0, 0]
+
+
+async def test_the_last_trick_question_is_asked_when_the_last_trick_holds_no_roem(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in no_roem_plays())])
+        assert table.game.claim_value(Seat.S.team) == 0
+        assert (table.game.phase, table.game.to_act) == (Phase.CLAIM, Seat.S)
+        assert hand_results(h, thread) == []
+        south = user_at(table, Seat.S)
+        [prompt] = [m for m in with_button(h, thread, "kj:nr:") if f"<@{south.id}>" in m.content]
+        await h.click(south, prompt, next(i for i in prompt.custom_ids() if i.startswith("kj:nr:")))
+        await h.settle()
+        [result] = table.game.results
+        assert result.roem == (100, 0) and len(hand_results(h, thread)) == 1  # the pit only
+
+
+async def test_the_last_trick_question_gets_no_hint_and_the_clock_lets_the_roem_go(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both would spot the roem for the player: the strong player claims what it counts in the trick."""
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await four_humans_with_deal(h, ONE_SUIT_EACH, monkeypatch)
+        table = bot_of(h).service.get(table_id)
+        thread = thread_of(h, table_id)
+        await act_by_seat(h, table_id, [Call.PASS, Call.PASS, Call.H, *(Card.parse(c) for c in ONE_SUIT_PLAYS)])
+        assert (table.game.phase, table.game.to_act) == (Phase.CLAIM, Seat.S)  # four aces: 100 for NS
+        south = user_at(table, Seat.S)
+        token = await h.command(south, "hint", channel_id=thread)
+        assert h.private_replies(token) == ["Spotting roem is up to you: there is no hint for a claim."]
+        driver_ = bot_of(h).service.driver
+        driver_.config.turn_time = 0.2
+        driver_.schedule(table)  # the clock runs out on the question
+        await wait_for(h, lambda: bool(table.game.results))
+        assert table.actors[-1] is Actor.TIMER and isinstance(table.game.actions[-1], Decline)
+        assert table.game.results[0].roem == (100, 0)  # the pit only: the aces were not claimed for her

@@ -9,12 +9,21 @@ import random
 import pytest
 from klaverjas_test_helpers import notation, one_suit_each_hand, random_game, record
 
-from engine.actions import Claim, Decline
+from engine.actions import Claim, Deal, Decline
 from engine.ai.claims import claim_for, claim_or_decline
 from engine.ai.players import make_player
 from engine.cards import Card, Seat, Team
 from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
-from engine.events import ClaimDeclined, Event, HandSettled, MatchOver, RoemClaimed, StukScored, TrickWon
+from engine.events import (
+    ClaimDeclined,
+    Event,
+    HandDealt,
+    HandSettled,
+    MatchOver,
+    RoemClaimed,
+    StukScored,
+    TrickWon,
+)
 from engine.game import Game, Phase
 from engine.record import export_record, game_from_record, score_record
 from engine.settings import Rules
@@ -136,12 +145,13 @@ def test_declared_held_stuk_is_owed_to_the_holders_team_for_the_trick_its_second
 
 def test_declared_held_stuk_without_its_claim_does_not_count() -> None:
     game = stuk_game("declared", 8)
-    game.apply(Claim(Seat.E))  # the trick's winners claim: nothing for them, and not the stuk
+    events = game.apply(Claim(Seat.E))  # the trick's winners claim: nothing for them, and not the stuk
+    assert isinstance(events[-1], RoemClaimed) and events[-1].points == 0
     assert game.claim_value(Team.NS) == 20
     game.apply(Card.parse("JH"), Seat.E)  # the next trick starts: the window is closed
     hand = game.hands[-1]
     assert game.claim_value(Team.NS) == 0 and hand.held_stuk == []
-    assert game.hand_points_so_far(hand)[1] == [0, 0]
+    assert game.hand_points_so_far(hand)[1] == [0, 0]  # not the stuk, and EW's claim of nothing costs nothing
 
 
 def test_automatic_roem_scores_a_held_stuk_when_its_second_card_is_played() -> None:
@@ -248,3 +258,71 @@ def test_both_teams_owed_for_the_last_trick_are_asked_in_turn() -> None:
     events = game.apply(claim_or_decline(seat_view(game, Seat.N)))
     assert [type(e) for e in events] == [StukScored, RoemClaimed, HandSettled, MatchOver]
     assert game.results[0].roem == (20, 100)  # the stuk for NS; EW's pit, not its declined driekaart
+
+
+# ------------------------------------------------------------------ declared roem gives nothing away
+
+NO_ROEM = one_suit_each_hand(PIT_NS, "W", ["pass", "pass", "H"], "S")  # four suits and ranks a trick: no roem
+
+
+def no_roem_after(plays: int, **rules: object) -> Game:
+    return game_from_record(record([{**NO_ROEM, "plays": NO_ROEM["plays"][:plays]}], roem="declared", **rules))
+
+
+def test_every_last_trick_opens_the_claim_window_under_declared_roem_whether_or_not_it_holds_roem() -> None:
+    game = no_roem_after(28)
+    events = game.apply_all(Card.parse(text) for text in NO_ROEM["plays"][28:])
+    assert (game.phase, game.to_act) == (Phase.CLAIM, Seat.S)  # asked although nothing is owed
+    assert game.claim_value(Team.NS) == 0 and not any(isinstance(e, HandSettled) for e in events)
+    assert (game.may_claim(Team.NS), game.may_claim(Team.EW)) == (True, False)
+    view = public_view(game)
+    assert (view.may_claim(Team.NS), view.may_claim(Team.EW)) == (True, False)
+    assert claim_or_decline(seat_view(game, Seat.S)) == Decline(Seat.S)  # the AI counts its own roem
+    assert [type(e) for e in game.apply(Decline(Seat.S), Seat.S)] == [ClaimDeclined, HandSettled]
+    assert game.results[0].roem == (100, 0)  # the pit only
+
+
+def test_a_claim_of_nothing_scores_nothing_and_changes_no_score() -> None:
+    # The rules: a claim for a trick without roem, or by the other team, scores nothing (and costs nothing).
+    game = no_roem_after(4)
+    events = game.apply(Claim(Seat.N))  # NS won the trick, so may claim it; it holds nothing
+    assert [e.points for e in events if isinstance(e, RoemClaimed)] == [0]
+    assert game.apply(Claim(Seat.S))[-1].points == 0  # once a trick for a team
+    assert game.apply(Claim(Seat.E))[-1].points == 0  # EW lost it (stuk in the trick): nothing there is theirs
+    assert game.hand_points_so_far(game.hands[-1])[1] == [0, 0] and game.totals == [0, 0]
+    whole = {**NO_ROEM, "claims": [{"trick": 0, "seat": "N"}, {"trick": 0, "seat": "E"}]}
+    data = record([whole], roem="declared")
+    assert game_from_record(data).results == game_from_record(record([NO_ROEM], roem="declared")).results
+    assert game_from_record(data).results[0].roem == (100, 0)  # the pit only
+    assert score_record(data) == referee.score_record(data)
+
+
+def test_with_held_stuk_a_team_that_played_a_trump_king_or_queen_may_claim_and_is_judged_on_it() -> None:
+    game = stuk_game("declared", 4)  # N led its trump king (the first of its stuk); E won the trick
+    assert (game.may_claim(Team.NS), game.may_claim(Team.EW)) == (True, True) and game.claim_value(Team.NS) == 0
+    before = game.hand_points_so_far(game.hands[-1])
+    assert game.apply(Claim(Seat.S))[-1].points == 0  # the stuk is not out yet: nothing, for either team
+    assert game.hand_points_so_far(game.hands[-1]) == before
+    game = stuk_game("declared", 8)  # N's queen, the second, in a trick E won: owed to NS
+    assert game.may_claim(Team.NS) and public_view(game).may_claim(Team.NS)
+    assert game.apply(Claim(Seat.S))[-1].points == 20
+
+
+def test_a_deal_stored_straight_after_a_last_trick_by_an_older_version_closes_the_claim_window() -> None:
+    """Stored games from before every last trick opened the claim window still replay."""
+    finished = no_roem_after(32)
+    old = [action for action in finished.actions if not isinstance(action, Decline)]
+    game = Game(finished.rules)
+    game.apply_all(old)
+    assert finished.phase is Phase.DEAL and game.phase is Phase.CLAIM
+    with pytest.raises(IllegalActionError):
+        game.apply(Deal(Seat.S, (0, 0, 0, 0)))
+    assert game.phase is Phase.CLAIM and game.results == []  # refused: nothing changed
+    events = game.apply(Deal(Seat.N, finished.hands[0].deal))
+    assert [type(e) for e in events] == [ClaimDeclined, HandSettled, HandDealt]
+    assert game.phase is Phase.BIDDING and game.results == finished.results
+    last = Game(Rules.from_dict({"roem": "declared", "length": {"hands": 1}}))
+    last.apply_all(old)  # the match ends with this hand: no deal may follow it
+    with pytest.raises(IllegalActionError):
+        last.apply(Deal(Seat.N, finished.hands[0].deal))
+    assert last.phase is Phase.CLAIM and last.results == []

@@ -11,9 +11,11 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.texts.labels import image_labels
+from engine.actions import Call, Claim, Deal
 from engine.cards import DECK, Card, Seat, Suit, Team, cards_of
-from engine.game import Phase
-from engine.view import seat_view, seat_view_of
+from engine.game import Game, Phase
+from engine.settings import Rules
+from engine.view import public_view, seat_view, seat_view_of
 from rendering import images
 from rendering.draw import CARD_H, CARD_W, card_face
 from rendering.examples import NAMES, fixed_public_view, fixed_results, fixed_view, sample_game
@@ -365,3 +367,21 @@ def test_the_numbers_under_unplayable_cards_stay_readable(felt: str) -> None:
         strip = img.crop((x, y + CARD_H + 18, x + CARD_W, hand_size()[1]))
         ink = max(strip.getdata(), key=lambda colour: contrast(colour, background))
         assert contrast(ink, background) >= 4.5, (card, felt, ink)
+
+
+def test_a_declared_tricks_roem_is_drawn_only_once_its_winners_claimed_it() -> None:
+    # Every seat holds one suit, South hearts (trump): trick k is the four cards of rank k, the fourth four tens.
+    game = Game(Rules.from_dict({"roem": "declared"}))
+    game.apply(Deal.from_cards(Seat.W, {seat: [Card.parse(rank + suit) for rank in "789TJQKA"]
+                                        for seat, suit in zip(Seat, "CDHS", strict=True)}))
+    game.apply_all([Call.PASS, Call.PASS, Call.H])
+    game.apply_all(Card.parse(rank + suit) for k, rank in enumerate("789T")
+                   for suit in (("C", "D", "H", "S") if k == 0 else ("H", "S", "C", "D")))
+    view = public_view(game)
+    trick = view.tricks[3]
+    assert trick.roem == 100
+    unclaimed = render_trick(view, NAMES, trick=trick, theme=DEFAULT_THEME)
+    assert unclaimed == render_trick(view, NAMES, trick=replace(trick, roem=0), theme=DEFAULT_THEME)
+    game.apply(Claim(Seat.N))
+    view = public_view(game)
+    assert render_trick(view, NAMES, trick=view.tricks[3], theme=DEFAULT_THEME) != unclaimed

@@ -206,9 +206,9 @@ def test_declared_roem_is_claimed_by_the_player_without_being_told() -> None:
     ours = len(re.findall(r"Trick \d: (You win|North wins)", text))
     claims = [p for p in script.prompts if "claim roem" in p]
     assert code == 0 and ours and len(claims) == ours
-    # Nothing says a trick of ours holds roem before the claim; a claim on a trick without roem is harmless.
+    # Nothing says a trick of ours holds roem before the claim; a claim on a trick without roem scores nothing.
     assert "if they claim" not in text and "Roem in this trick" not in text
-    assert "You claim roem, but it scores nothing." in text
+    assert "You claim roem: there is none, so it scores nothing." in text and "roem for Zij" not in text
     ours_won = re.compile(r"Trick \d: (You win|North wins)")
     after_our_tricks = [out[i + 1] for i, line in enumerate(out[:-1]) if ours_won.match(line)]
     assert not any(line.startswith("  Roem") for line in after_our_tricks)
@@ -280,3 +280,13 @@ def test_the_score_sheet_rows_line_up_under_the_header() -> None:
         figures = re.findall(r" +(\d+(?: \(\d+\))?)", line[7:])[:2]
         ends = [line.index(figure, 7) + len(figure) for figure in figures]
         assert ends == columns, (line, header)
+
+
+def test_the_last_trick_question_is_asked_every_hand_our_side_wins_it_whether_or_not_it_holds_roem() -> None:
+    # Asked only when the trick held roem, the question would tell the player there is some to claim.
+    script = Script(claim="")
+    code, out = run(script, "--length", "4", "--roem", "declared")
+    ours_last = [line for line in out if re.match(r"Trick 8: (You win|North wins)", line)]
+    asked = [p for p in script.prompts if p.startswith("Last trick: r to claim roem")]
+    assert code == 0 and ours_last and len(asked) == len(ours_last)
+    assert not any(line.lstrip().startswith("Roem") for line in out)  # no trick's roem told unclaimed
