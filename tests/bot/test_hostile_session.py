@@ -50,8 +50,8 @@ Runs a few hundred steps in CI. A long run, with hypothesis's shrinking, on dema
 (``KLAVERJAS_HOSTILE_STEPS``: the steps of all examples together; ``KLAVERJAS_HOSTILE_EXAMPLES``: how many
 sessions; either set also turns on shrinking and random seeds.) To explore, ``KLAVERJAS_HOSTILE_COLLECT=1`` goes on
 after a violation and lists each kind once at the end, and ``KLAVERJAS_HOSTILE_ONLY=seat,"two hands"`` looks for
-those kinds alone, so that hypothesis shrinks an example of each (``--runxfail`` shows it while the test is marked
-xfail); ``KLAVERJAS_HOSTILE_VERBOSE=1`` prints what each session checked. The kinds: card, two hands, card in
+those kinds alone, so that hypothesis shrinks an example of each; ``KLAVERJAS_HOSTILE_VERBOSE=1`` prints what each
+session checked. The kinds: card, two hands, card in
 text, other server, seat, actions, status, stop, votes kept, new table, tournament, roem, roem question, standings,
 witness (the test's own bookkeeping).
 """
@@ -74,7 +74,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
 from harness import ALL_PERMISSIONS, CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request, StoredMessage, User
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
@@ -1135,9 +1134,6 @@ HOSTILE = settings(max_examples=EXAMPLES, deadline=None, database=None, derandom
                    suppress_health_check=list(HealthCheck))
 
 
-# The holes this test finds on this branch are being closed in other branches (seat hopping, clicks from another
-# server or a DM, votes of players who left, declared roem's hints, tournament standings): xfail until they merge.
-@pytest.mark.xfail(strict=False, reason="known holes of issue 27, fixed in other branches")
 @HOSTILE
 @given(data=st.data())
 def test_a_hostile_session_sees_no_card_and_changes_nothing_it_may_not(data: st.DataObject) -> None:
