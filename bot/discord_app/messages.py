@@ -44,6 +44,7 @@ from bot.texts.catalog import (
     action_text,
     call_text,
     card_text,
+    claim_key,
     explain_rules,
     hint_reason,
     number,
@@ -367,8 +368,7 @@ def event_message(table: Table, event: EngineEvent) -> Payload | None:
     if isinstance(event, StukScored):
         return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None, lang)))
     if isinstance(event, RoemClaimed):
-        key = "roem.claimed" if event.points else "roem.claimed_nothing"
-        return Payload(t(key, lang, name=names[event.seat], points=event.points,
+        return Payload(t(claim_key(event), lang, name=names[event.seat], points=event.points,
                          team=team_word(event.seat.team, None, lang)))
     return None
 

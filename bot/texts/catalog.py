@@ -17,6 +17,7 @@ from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
+from engine.events import RoemClaimed
 from engine.roem import RoemKind, RoemPart
 from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
@@ -95,6 +96,11 @@ TEXTS: dict[str, tuple[str, str]] = {
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
+    # a claim that made a held stuk count, said just before: the total, so that it does not read as another 20
+    "roem.claimed_stuk": ("{name} claims roem: {points} for {team}, the stuk included.",
+                          "{name} meldt roem: {points} voor {team}, met stuk erbij."),
+    "roem.claimed_stuk_you": ("{name} claim roem: {points} for {team}, the stuk included.",
+                              "{name} meldt roem: {points} voor {team}, met stuk erbij."),
     # a claim that finds no roem for the claimers: said in public, and it scores nothing (no penalty either)
     "roem.claimed_nothing": ("{name} claims roem: there is none, so it scores nothing.",
                              "{name} meldt roem: die is er niet, dus het levert niets op."),
@@ -607,6 +613,8 @@ TEXTS.update({
                           "Het verslag van de partij staat in {path} (klaverjas score {path})."),
     "terminal.bad_input": ("Not understood: {text!r}. Type a card number from the list, or a card like JH or 10h.",
                            "Niet begrepen: {text!r}. Typ het nummer van een kaart of een kaart zoals BH of 10s."),
+    "terminal.bad_claim": ("Not understood: {text!r}. Type r to claim roem, or press Enter to go on.",
+                           "Niet begrepen: {text!r}. Typ r om roem te melden, of Enter om door te gaan."),
     "terminal.bad_call": ("Not a call here: {text!r}. Choose one of: {choices}.",
                           "Dat kan hier niet: {text!r}. Kies uit: {choices}."),
     "terminal.bad_number": ("No card number {text} here: use one of {numbers}.",
@@ -1016,6 +1024,13 @@ def error_text(code: str, params: Mapping[str, Any], lang: str, reason: str = ""
 
 
 # ------------------------------------------------------------------ roem, calls, hints
+
+def claim_key(event: RoemClaimed) -> str:
+    """The text that says what a claim scored: nothing, roem, or roem with the held stuk it made count."""
+    if not event.points:
+        return "roem.claimed_nothing"
+    return "roem.claimed_stuk" if event.stuk else "roem.claimed"
+
 
 def roem_text(parts: tuple[RoemPart, ...], lang: str) -> str:
     """``stuk + driekaart: 40``, ``four aces: 100`` / ``vier azen: 100``; empty when there is no roem."""
