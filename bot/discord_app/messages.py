@@ -102,6 +102,8 @@ class Payload:
     image: bytes | None = None
     filename: str = "image.png"
     mention: int | None = None  # the one user this message may ping
+    # The image's alt text: what a screen reader says, and where a name the image had to shorten is read in full.
+    description: str = ""
     draw: Callable[[], bytes] | None = field(default=None, compare=False)
 
     def drawn(self) -> Payload:
@@ -136,7 +138,7 @@ class Payload:
         elif self.image is not None:
             image = (len(self.image), zlib.crc32(self.image))
         buttons = json.dumps(self.view.to_components(), sort_keys=True) if self.view is not None else None
-        return self.content, buttons, self.filename, image
+        return self.content, buttons, self.filename, self.description, image
 
     def stop(self) -> None:
         """Once sent: the DynamicItems dispatch the clicks, so the view need not stay in memory."""
@@ -145,7 +147,8 @@ class Payload:
 
     def _file(self) -> discord.File:
         assert self.image is not None and self.draw is None, "draw the image first (Payload.drawn)"
-        return discord.File(io.BytesIO(self.image), filename=self.filename)
+        return discord.File(io.BytesIO(self.image), filename=self.filename,
+                            description=self.description[:ALT_TEXT_LIMIT] or None)
 
 
 def drawing_key(draw: Callable[[], bytes]) -> Hashable | None:
@@ -173,6 +176,18 @@ def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
     lang = lang or table.settings.language
     return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
             for seat, info in zip(SEATS, table.seats, strict=True)}
+
+
+ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description
+
+
+def players_alt(table: Table) -> str:
+    """The alt text of an image that shows the four seats: every player's full name (the image shortens long
+    ones to fit)."""
+    lang = table.settings.language
+    names = names_of(table)
+    seats = ", ".join(f"{seat_name(seat, lang)}: {names[seat]}" for seat in SEATS)
+    return t("image.players", lang, seats=seats)
 
 
 def theme_of(table: Table, *, public: bool = False) -> Theme:
@@ -299,7 +314,8 @@ def table_message(table: Table) -> Payload:
     """The status line over the public table image (drawn later: ``Payload.drawn``)."""
     draw = partial(render_table, public_view(table.game), names_of(table), seat=None,
                    theme=theme_of(table, public=True))
-    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw)
+    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw,
+                   description=players_alt(table))
 
 
 # ------------------------------------------------------------------ private hands
@@ -397,7 +413,7 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
         lines.append(t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
                        team=team_word(event.team, None, lang)))
     view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
-    return Payload("\n".join(lines), view, filename="trick.png", draw=draw)
+    return Payload("\n".join(lines), view, filename="trick.png", draw=draw, description=players_alt(table))
 
 
 def human_may_claim(table: Table) -> bool:

@@ -74,6 +74,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "thread.name": ("Klaverjas #{table} — {players}", "Klaverjas #{table} — {players}"),
     "ai.name": ("AI {seat}", "AI {seat}"),
     # table line and announcements
+    "image.players": ("The table. Players: {seats}.", "De tafel. Spelers: {seats}."),
     "table.line": ("Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}",
                    "Ronde {hand}/{hands} · {trump} · NZ {ns} – OW {ew} · {turn}"),
     "table.line_target": ("Hand {hand} · to {target} · {trump} · NS {ns} – EW {ew} · {turn}",
