@@ -611,7 +611,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
     lines = [t("review.title", lang, table=table.id)]
     for p in review.players:
         lines.append(t("review.player", lang, name=names[p.player], seat=seat_name(p.seat, lang),
-                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_hand, lang), decisions=p.decisions))
+                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_decision, lang), decisions=p.decisions))
     mine = next((p for p in review.players if p.player == viewer), None)
     if mine is not None:
         worst: Sequence[DecisionReview] = mine.worst
@@ -630,7 +630,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
         legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=round(100 * p.accuracy),
-                       lost=number(p.lost_per_hand, lang)) for p in review.players),
+                       lost=number(p.lost_per_decision, lang)) for p in review.players),
         lost=tuple(p.lost_by_hand for p in review.players),
         marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
                         if d.player == p.player and d.cost >= BIG_MISTAKE))

@@ -484,9 +484,10 @@ TEXTS.update({
     "tournament.your_hands": ("Your hands against the field:", "Jouw rondes tegen het veld:"),
     "tournament.hand_line": ("hand {hand}: you {score}, best {best}, average {average}",
                              "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}"),
-    "tournament.hand_line_lost": ("hand {hand}: you {score}, best {best}, average {average}, points lost {lost}",
-                                  "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}, punten verloren "
-                                  "{lost}"),
+    "tournament.hand_line_lost": ("hand {hand}: you {score}, best {best}, average {average}, points lost per "
+                                  "decision {lost}",
+                                  "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}, punten verloren per "
+                                  "beslissing {lost}"),
     "tournament.no_entries": ("Nobody has entered yet.", "Nog niemand doet mee."),
     "tournament.more": ("+{n} more", "+{n} meer"),
     "tournament.config_saved": ("Tournament settings saved. Daily tournament: {daily}. Who may create tournaments: "
@@ -1175,9 +1176,9 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "on deals the player could not tell apart",
                      "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
                      "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
-    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · "
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per decision · "
                       "{decisions:decision|decisions}",
-                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
+                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per beslissing · "
                       "{decisions:beslissing|beslissingen}"),
     "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
     "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
@@ -1187,10 +1188,13 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
     "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
                        "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
-    "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
-                    "(roem either team gains counted by half).",
-                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
-                    "ronde, nat meegerekend (roem van beide teams telt voor de helft)."),
+    "review.note": ("Accurate: within {within} points of the best. Points lost: what a decision cost against the "
+                    "best play from that moment on, in the team's hand score, nat included (roem either team gains "
+                    "counted by half); averaged per decision, since the costs of one hand overlap.",
+                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten verloren: wat een beslissing "
+                    "kostte tegenover het beste spel vanaf dat moment, in de score van het team in de ronde, nat "
+                    "meegerekend (roem van beide teams telt voor de helft); gemiddeld per beslissing, want de "
+                    "kosten binnen een ronde overlappen."),
     "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
                       "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
     "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "
@@ -1204,11 +1208,12 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.failed": ("The review of match #{table} could not be made.",
                       "De analyse van partij #{table} kon niet gemaakt worden."),
     "review.choice": ("#{table} · {date} · {names}", "#{table} · {date} · {names}"),
-    "review.chart_title": ("Match #{table}: points lost per hand", "Partij #{table}: punten verloren per ronde"),
+    "review.chart_title": ("Match #{table}: points lost per decision, hand by hand",
+                           "Partij #{table}: punten verloren per beslissing, per ronde"),
     "review.chart_caption": ("hands 1 to {hands} · ▼ a decision that cost {big} points or more",
                              "rondes 1 tot {hands} · ▼ een beslissing die {big} punten of meer kostte"),
-    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per hand",
-                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per ronde"),
+    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per decision",
+                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per beslissing"),
 }
 TEXTS.update(REVIEW_TEXTS)
 
