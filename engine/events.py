@@ -83,6 +83,7 @@ class RoemClaimed:
     trick: int
     seat: Seat
     points: int  # what the claim scored (a held stuk included): 0 when nothing was owed to the seat's team
+    stuk: int = 0  # of ``points``, the held stuk the claim made count (told by a StukScored just before)
 
 
 @dataclass(slots=True)

@@ -552,11 +552,13 @@ class Game:
         hand.claims.append((trick.index, claim.seat))
         events: list[Event] = []
         scored = trick_roem
+        stuk = 0
         if stuk_holder is not None:
             hand.held_stuk.append(stuk_holder)
             events.append(StukScored(hand.index, stuk_holder, stuk_holder.team, rulebook.STUK_ROEM))
-            scored += rulebook.STUK_ROEM
-        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored))
+            stuk = rulebook.STUK_ROEM
+            scored += stuk
+        events.append(RoemClaimed(hand.index, trick.index, claim.seat, scored, stuk))
         # Once the hand is settled every team owed roem has claimed or declined: no claim scores then.
         assert hand.result is None or not scored
         if self.phase is Phase.CLAIM:

@@ -44,6 +44,7 @@ from bot.texts.catalog import (
     action_text,
     call_text,
     card_text,
+    claim_key,
     explain_rules,
     hint_reason,
     number,
@@ -101,6 +102,8 @@ class Payload:
     image: bytes | None = None
     filename: str = "image.png"
     mention: int | None = None  # the one user this message may ping
+    # The image's alt text: what a screen reader says, and where a name the image had to shorten is read in full.
+    description: str = ""
     draw: Callable[[], bytes] | None = field(default=None, compare=False)
 
     def drawn(self) -> Payload:
@@ -135,7 +138,7 @@ class Payload:
         elif self.image is not None:
             image = (len(self.image), zlib.crc32(self.image))
         buttons = json.dumps(self.view.to_components(), sort_keys=True) if self.view is not None else None
-        return self.content, buttons, self.filename, image
+        return self.content, buttons, self.filename, self.description, image
 
     def stop(self) -> None:
         """Once sent: the DynamicItems dispatch the clicks, so the view need not stay in memory."""
@@ -144,7 +147,8 @@ class Payload:
 
     def _file(self) -> discord.File:
         assert self.image is not None and self.draw is None, "draw the image first (Payload.drawn)"
-        return discord.File(io.BytesIO(self.image), filename=self.filename)
+        return discord.File(io.BytesIO(self.image), filename=self.filename,
+                            description=self.description[:ALT_TEXT_LIMIT] or None)
 
 
 def drawing_key(draw: Callable[[], bytes]) -> Hashable | None:
@@ -172,6 +176,18 @@ def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
     lang = lang or table.settings.language
     return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
             for seat, info in zip(SEATS, table.seats, strict=True)}
+
+
+ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description
+
+
+def players_alt(table: Table) -> str:
+    """The alt text of an image that shows the four seats: every player's full name (the image shortens long
+    ones to fit)."""
+    lang = table.settings.language
+    names = names_of(table)
+    seats = ", ".join(f"{seat_name(seat, lang)}: {names[seat]}" for seat in SEATS)
+    return t("image.players", lang, seats=seats)
 
 
 def theme_of(table: Table, *, public: bool = False) -> Theme:
@@ -298,7 +314,8 @@ def table_message(table: Table) -> Payload:
     """The status line over the public table image (drawn later: ``Payload.drawn``)."""
     draw = partial(render_table, public_view(table.game), names_of(table), seat=None,
                    theme=theme_of(table, public=True))
-    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw)
+    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw,
+                   description=players_alt(table))
 
 
 # ------------------------------------------------------------------ private hands
@@ -367,8 +384,7 @@ def event_message(table: Table, event: EngineEvent) -> Payload | None:
     if isinstance(event, StukScored):
         return Payload(t("stuk", lang, name=names[event.seat], team=team_word(event.team, None, lang)))
     if isinstance(event, RoemClaimed):
-        key = "roem.claimed" if event.points else "roem.claimed_nothing"
-        return Payload(t(key, lang, name=names[event.seat], points=event.points,
+        return Payload(t(claim_key(event), lang, name=names[event.seat], points=event.points,
                          team=team_word(event.seat.team, None, lang)))
     return None
 
@@ -397,7 +413,7 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
         lines.append(t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
                        team=team_word(event.team, None, lang)))
     view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
-    return Payload("\n".join(lines), view, filename="trick.png", draw=draw)
+    return Payload("\n".join(lines), view, filename="trick.png", draw=draw, description=players_alt(table))
 
 
 def human_may_claim(table: Table) -> bool:
@@ -595,7 +611,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
     lines = [t("review.title", lang, table=table.id)]
     for p in review.players:
         lines.append(t("review.player", lang, name=names[p.player], seat=seat_name(p.seat, lang),
-                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_hand, lang), decisions=p.decisions))
+                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_decision, lang), decisions=p.decisions))
     mine = next((p for p in review.players if p.player == viewer), None)
     if mine is not None:
         worst: Sequence[DecisionReview] = mine.worst
@@ -614,7 +630,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
         legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=round(100 * p.accuracy),
-                       lost=number(p.lost_per_hand, lang)) for p in review.players),
+                       lost=number(p.lost_per_decision, lang)) for p in review.players),
         lost=tuple(p.lost_by_hand for p in review.players),
         marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
                         if d.player == p.player and d.cost >= BIG_MISTAKE))

@@ -567,9 +567,11 @@ class SqlStore:
         players = []
         for row in sorted(rows, key=lambda r: (SEATS.index(Seat.parse(r["seat"])), r["user_id"])):
             mine = [d for d in decisions if d.player == row["user_id"]]
-            worst = summarise(row["user_id"], Seat.parse(row["seat"]), mine, head["hands"], row["hands"]).worst
+            # The per-hand figures and the costliest decisions come from the decisions, as summarise makes them
+            # now (a review stored with an older meaning of the per-hand figure reads the same way).
+            summary = summarise(row["user_id"], Seat.parse(row["seat"]), mine, head["hands"], row["hands"])
             players.append(PlayerReview(row["user_id"], Seat.parse(row["seat"]), row["decisions"], row["accurate"],
-                                        row["lost"], row["hands"], tuple(json.loads(row["lost_by_hand"])), worst))
+                                        row["lost"], row["hands"], summary.lost_by_hand, summary.worst))
         return StoredReview(table_id, head["guild_id"], ReviewStatus(head["status"]),
                             MatchReview(head["hands"], decisions, tuple(players)))
 

@@ -183,12 +183,17 @@ class TournamentStore:
         return [(t, await self.entries(t.id)) for t in (_tournament(row) for row in rows)]
 
     async def lost_by_hand(self, table_id: int, user_id: int) -> tuple[float, ...] | None:
-        """Points this person lost per hand at this table, by its review; None while it is not reviewed."""
-        async with self.db.execute(
-                "SELECT rp.lost_by_hand FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
-                "WHERE rp.table_id = ? AND rp.user_id = ? AND r.status = 'done'", (table_id, user_id)) as cursor:
-            row = await cursor.fetchone()
-        return tuple(float(x) for x in json.loads(row[0])) if row is not None else None
+        """Points this person lost per decision in each hand at this table, by its review (0 for a hand without
+        a decision of theirs); None while it is not reviewed."""
+        async with self.db.execute("SELECT hands FROM reviews WHERE table_id = ? AND status = 'done'",
+                                   (table_id,)) as cursor:
+            head = await cursor.fetchone()
+        if head is None:
+            return None
+        async with self.db.execute("SELECT hand, AVG(cost) FROM review_decisions WHERE table_id = ? AND user_id = ? "
+                                   "GROUP BY hand", (table_id, user_id)) as cursor:
+            averages = {int(row[0]): float(row[1]) for row in await cursor.fetchall()}
+        return tuple(round(averages.get(hand, 0.0), 1) for hand in range(int(head[0])))
 
     async def tournament_summary(self, guild_id: int, user_id: int) -> list[tuple[Tournament, list[Entry]]]:
         """The closed tournaments of a server in which ``user_id`` played, with all their entries: what ``/stats``

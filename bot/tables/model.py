@@ -346,9 +346,6 @@ class AccuracyPoint:
     def accuracy(self) -> float:
         return self.accurate / self.decisions if self.decisions else 1.0
 
-    @property
-    def lost_per_hand(self) -> float:
-        return self.lost / self.hands if self.hands else 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from bot.texts.catalog import (
     TEXTS,
     call_text,
     card_text,
+    claim_key,
     hint_text,
     illegal_text,
     parse_call_text,
@@ -331,6 +332,12 @@ class TerminalGame:
                 raise Quit
             if answer in CLAIM_WORDS:
                 return self.game.apply(Claim(HUMAN))
+            if answer in HINT_WORDS:  # spotting roem is the players' part of the game: no hint here
+                self.say(t("error.no_hint_roem", self.lang))
+                continue
+            if answer:
+                self.say(self.text("bad_claim", text=answer))
+                continue
             if not answer:
                 if not decline:
                     return []
@@ -373,7 +380,7 @@ class TerminalGame:
                 self.say("  " + t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
                                   team=self.team_name(event.team)))
         elif isinstance(event, RoemClaimed):
-            key = "roem.claimed" if event.points else "roem.claimed_nothing"
+            key = claim_key(event)
             self.say("  " + self.about(key, event.seat, points=event.points, team=self.team_name(event.seat.team)))
         elif isinstance(event, HandSettled):
             self.show_settlement(event.result)

@@ -17,6 +17,7 @@ from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
+from engine.events import RoemClaimed
 from engine.roem import RoemKind, RoemPart
 from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 
@@ -73,6 +74,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "thread.name": ("Klaverjas #{table} — {players}", "Klaverjas #{table} — {players}"),
     "ai.name": ("AI {seat}", "AI {seat}"),
     # table line and announcements
+    "image.players": ("The table. Players: {seats}.", "De tafel. Spelers: {seats}."),
     "table.line": ("Hand {hand}/{hands} · {trump} · NS {ns} – EW {ew} · {turn}",
                    "Ronde {hand}/{hands} · {trump} · NZ {ns} – OW {ew} · {turn}"),
     "table.line_target": ("Hand {hand} · to {target} · {trump} · NS {ns} – EW {ew} · {turn}",
@@ -95,6 +97,11 @@ TEXTS: dict[str, tuple[str, str]] = {
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
+    # a claim that made a held stuk count, said just before: the total, so that it does not read as another 20
+    "roem.claimed_stuk": ("{name} claims roem: {points} for {team}, the stuk included.",
+                          "{name} meldt roem: {points} voor {team}, met stuk erbij."),
+    "roem.claimed_stuk_you": ("{name} claim roem: {points} for {team}, the stuk included.",
+                              "{name} meldt roem: {points} voor {team}, met stuk erbij."),
     # a claim that finds no roem for the claimers: said in public, and it scores nothing (no penalty either)
     "roem.claimed_nothing": ("{name} claims roem: there is none, so it scores nothing.",
                              "{name} meldt roem: die is er niet, dus het levert niets op."),
@@ -477,9 +484,10 @@ TEXTS.update({
     "tournament.your_hands": ("Your hands against the field:", "Jouw rondes tegen het veld:"),
     "tournament.hand_line": ("hand {hand}: you {score}, best {best}, average {average}",
                              "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}"),
-    "tournament.hand_line_lost": ("hand {hand}: you {score}, best {best}, average {average}, points lost {lost}",
-                                  "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}, punten verloren "
-                                  "{lost}"),
+    "tournament.hand_line_lost": ("hand {hand}: you {score}, best {best}, average {average}, points lost per "
+                                  "decision {lost}",
+                                  "ronde {hand}: jij {score}, beste {best}, gemiddeld {average}, punten verloren per "
+                                  "beslissing {lost}"),
     "tournament.no_entries": ("Nobody has entered yet.", "Nog niemand doet mee."),
     "tournament.more": ("+{n} more", "+{n} meer"),
     "tournament.config_saved": ("Tournament settings saved. Daily tournament: {daily}. Who may create tournaments: "
@@ -607,6 +615,8 @@ TEXTS.update({
                           "Het verslag van de partij staat in {path} (klaverjas score {path})."),
     "terminal.bad_input": ("Not understood: {text!r}. Type a card number from the list, or a card like JH or 10h.",
                            "Niet begrepen: {text!r}. Typ het nummer van een kaart of een kaart zoals BH of 10s."),
+    "terminal.bad_claim": ("Not understood: {text!r}. Type r to claim roem, or press Enter to go on.",
+                           "Niet begrepen: {text!r}. Typ r om roem te melden, of Enter om door te gaan."),
     "terminal.bad_call": ("Not a call here: {text!r}. Choose one of: {choices}.",
                           "Dat kan hier niet: {text!r}. Kies uit: {choices}."),
     "terminal.bad_number": ("No card number {text} here: use one of {numbers}.",
@@ -1017,6 +1027,13 @@ def error_text(code: str, params: Mapping[str, Any], lang: str, reason: str = ""
 
 # ------------------------------------------------------------------ roem, calls, hints
 
+def claim_key(event: RoemClaimed) -> str:
+    """The text that says what a claim scored: nothing, roem, or roem with the held stuk it made count."""
+    if not event.points:
+        return "roem.claimed_nothing"
+    return "roem.claimed_stuk" if event.stuk else "roem.claimed"
+
+
 def roem_text(parts: tuple[RoemPart, ...], lang: str) -> str:
     """``stuk + driekaart: 40``, ``four aces: 100`` / ``vier azen: 100``; empty when there is no roem."""
     if not parts:
@@ -1159,9 +1176,9 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "on deals the player could not tell apart",
                      "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
                      "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
-    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per hand · "
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per decision · "
                       "{decisions:decision|decisions}",
-                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per ronde · "
+                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per beslissing · "
                       "{decisions:beslissing|beslissingen}"),
     "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
     "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
@@ -1171,10 +1188,13 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
     "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
                        "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
-    "review.note": ("Accurate: within {within} points of the best. Points: the team's hand score, nat included "
-                    "(roem either team gains counted by half).",
-                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten: de score van het team in de "
-                    "ronde, nat meegerekend (roem van beide teams telt voor de helft)."),
+    "review.note": ("Accurate: within {within} points of the best. Points lost: what a decision cost against the "
+                    "best play from that moment on, in the team's hand score, nat included (roem either team gains "
+                    "counted by half); averaged per decision, since the costs of one hand overlap.",
+                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten verloren: wat een beslissing "
+                    "kostte tegenover het beste spel vanaf dat moment, in de score van het team in de ronde, nat "
+                    "meegerekend (roem van beide teams telt voor de helft); gemiddeld per beslissing, want de "
+                    "kosten binnen een ronde overlappen."),
     "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
                       "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
     "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "
@@ -1188,11 +1208,12 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.failed": ("The review of match #{table} could not be made.",
                       "De analyse van partij #{table} kon niet gemaakt worden."),
     "review.choice": ("#{table} · {date} · {names}", "#{table} · {date} · {names}"),
-    "review.chart_title": ("Match #{table}: points lost per hand", "Partij #{table}: punten verloren per ronde"),
+    "review.chart_title": ("Match #{table}: points lost per decision, hand by hand",
+                           "Partij #{table}: punten verloren per beslissing, per ronde"),
     "review.chart_caption": ("hands 1 to {hands} · ▼ a decision that cost {big} points or more",
                              "rondes 1 tot {hands} · ▼ een beslissing die {big} punten of meer kostte"),
-    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per hand",
-                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per ronde"),
+    "review.legend": ("{name}: {accuracy}% accurate · {lost} lost per decision",
+                      "{name}: {accuracy}% nauwkeurig · {lost} verloren per beslissing"),
 }
 TEXTS.update(REVIEW_TEXTS)
 

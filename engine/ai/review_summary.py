@@ -48,9 +48,12 @@ class PlayerReview:
     seat: Seat
     decisions: int
     accurate: int
-    lost: float  # points lost in all
+    lost: float  # points lost in all: a sum of decisions' costs, which overlap, so no figure to show on its own
     hands: int  # hands in which this person acted
-    lost_by_hand: tuple[float, ...]  # per hand of the match (0 where they did not play or lost nothing)
+    # Per hand of the match, the points lost per decision (0 where they decided nothing or lost nothing). Each
+    # decision's cost is measured against the best play from that moment on, so costs of one hand overlap and
+    # their sum can exceed what a hand is worth; their average cannot.
+    lost_by_hand: tuple[float, ...]
     worst: tuple[DecisionReview, ...]  # the costliest decisions that cost anything, costliest first
 
     @property
@@ -59,8 +62,9 @@ class PlayerReview:
         return self.accurate / self.decisions if self.decisions else 1.0
 
     @property
-    def lost_per_hand(self) -> float:
-        return self.lost / self.hands if self.hands else 0.0
+    def lost_per_decision(self) -> float:
+        """The review's headline besides accuracy: points lost per decision, comparable between matches."""
+        return self.lost / self.decisions if self.decisions else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +78,11 @@ def summarise(player: int, seat: Seat, decisions: Sequence[DecisionReview], hand
               hands_played: int) -> PlayerReview:
     """One person's summary of a match of ``hands`` hands, of which they played ``hands_played``."""
     by_hand = [0.0] * hands
+    counts = [0] * hands
     for decision in decisions:
         by_hand[decision.hand] += decision.cost
+        counts[decision.hand] += 1
+    by_hand = [lost / count if count else 0.0 for lost, count in zip(by_hand, counts, strict=True)]
     worst = sorted((d for d in decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))[:WORST]
     return PlayerReview(player, seat, len(decisions), sum(1 for d in decisions if d.accurate),
                         round(sum(d.cost for d in decisions), 1), hands_played,

@@ -177,8 +177,10 @@ def test_summary_counts_accuracy_and_the_costliest_decisions() -> None:
     assert summary.accurate == sum(1 for d in decisions if d.cost <= ACCURATE_WITHIN)
     assert summary.accuracy == pytest.approx(summary.accurate / 6)
     assert summary.lost == pytest.approx(65.0)
-    assert summary.lost_per_hand == pytest.approx(65.0 / 2)
-    assert summary.lost_by_hand == (12.5, 52.5, 0.0)
+    assert summary.lost_per_decision == pytest.approx(65.0 / 6)
+    # Per hand, per decision: 52.5 lost in hand 2 over four decisions is 13.1 a decision. A hand's costs overlap
+    # (each is measured against the best play from its moment on), so their sum is no figure to show.
+    assert summary.lost_by_hand == (6.2, 13.1, 0.0)
     assert [d.index for d in summary.worst] == [4, 2, 5]
 
 

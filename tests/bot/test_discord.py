@@ -364,3 +364,21 @@ async def test_a_restart_after_the_end_went_out_but_was_not_stored_repeats_nothi
         assert [m.content for m in fake.in_channel(thread)] == shown
         stored = await h2.bot.store.load_table(table_id)
         assert stored is not None and stored.status is TableStatus.FINISHED
+
+
+async def test_the_table_and_trick_images_name_every_player_in_full_in_their_alt_text(tmp_path: Path) -> None:
+    """The images shorten a long name to fit its place; the attachment's description (what a screen reader reads,
+    and a client shows on the image) has every name in full."""
+    long_name = User(1009, "Wilhelmina-Sophie van Oranje-Nas")  # 32 characters, Discord's longest
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        assert h.bot is not None
+        table_id = await open_table(h, long_name)
+        start = button(lobby(h), "kj:l:").rsplit(":", 1)[0] + ":start"
+        await h.click(long_name, lobby(h), start)
+        await play_to_end(h, table_id, [long_name], limit=60)
+        described = [(r.files[0], (r.json or {}).get("attachments", [{}])[0].get("description"))
+                     for r in h.fake.requests if r.files and r.files[0] in ("table.png", "trick.png")]
+        assert {name for name, _ in described} == {"table.png", "trick.png"}, described
+        for _, description in described:
+            assert description == ("The table. Players: North: AI North, East: AI East, "
+                                   "South: Wilhelmina-Sophie van Oranje-Nas, West: AI West.")

@@ -66,7 +66,7 @@ def test_the_text_and_the_image_say_the_same() -> None:
     dutch = standings_text(tournament, final, Language.NL, 104)
     assert "ronde 3: jij 90, beste 90, gemiddeld 22,5" in dutch and "Paren:" in dutch
     with_lost = standings_text(tournament, final, Language.EN, 104, points_lost=(1.4, 0.0, 12.0))
-    assert "hand 1: you 0, best 162, average 90.4, points lost 1.4" in with_lost
+    assert "hand 1: you 0, best 162, average 90.4, points lost per decision 1.4" in with_lost
     image = Image.open(io.BytesIO(standings_drawing(tournament, final, Language.EN, 104)()))
     assert image.format == "PNG" and image.width >= 900 and image.height > 400
     onlooker = Image.open(io.BytesIO(standings_drawing(tournament, final, Language.NL, None)()))

@@ -493,7 +493,7 @@ async def test_the_standings_show_the_points_each_hand_lost_once_the_table_is_re
         for hand, lost in enumerate(mine.lost_by_hand, start=1):
             assert f"hand {hand}: you " in answer.content
             line = next(x for x in answer.content.splitlines() if f"hand {hand}: you " in x)
-            assert line.endswith(f"points lost {score_number(lost, 'en')}")
+            assert line.endswith(f"points lost per decision {score_number(lost, 'en')}")
 
 
 def standings_answer(h: Harness, token: str) -> str:

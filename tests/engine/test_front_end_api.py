@@ -139,6 +139,8 @@ def test_declared_held_stuk_is_owed_to_the_holders_team_for_the_trick_its_second
     events = game.apply(Claim(Seat.S))  # the holder's partner may claim it
     assert [type(e) for e in events] == [StukScored, RoemClaimed]
     assert (events[0].seat, events[0].points, events[1].points) == (Seat.N, 20, 20)
+    claimed = events[1]
+    assert isinstance(claimed, RoemClaimed) and claimed.stuk == 20  # the claim's 20 is that stuk, not 20 more
     assert hand.held_stuk == [Seat.N] and game.hand_points_so_far(hand)[1] == [20, 0]
     assert game.claim_value(Team.NS) == 0 and game.apply(Claim(Seat.N))[-1].points == 0  # once
 

@@ -290,3 +290,20 @@ def test_the_last_trick_question_is_asked_every_hand_our_side_wins_it_whether_or
     asked = [p for p in script.prompts if p.startswith("Last trick: r to claim roem")]
     assert code == 0 and ours_last and len(asked) == len(ours_last)
     assert not any(line.lstrip().startswith("Roem") for line in out)  # no trick's roem told unclaimed
+
+
+def test_the_claim_prompt_answers_a_hint_or_an_unknown_word_instead_of_asking_silently_again() -> None:
+    answers = ["?", "x", "r"]
+
+    class Claiming(Script):
+        def __call__(self, prompt: str) -> str:
+            if "claim roem" in prompt and answers:
+                self.prompts.append(prompt)
+                return answers.pop(0)
+            return super().__call__(prompt)
+
+    code, out = run(Claiming(claim=""), "--length", "1", "--roem", "declared")
+    text = "\n".join(out)
+    assert code == 0 and not answers
+    assert "Spotting roem is up to you: there is no hint for a claim." in text
+    assert "Not understood: 'x'. Type r to claim roem, or press Enter to go on." in text

@@ -15,6 +15,7 @@ from bot.texts.catalog import (
     TEXTS,
     UNWORDED_HINTS,
     card_text,
+    claim_key,
     error_text,
     explain_rules,
     illegal_text,
@@ -24,6 +25,7 @@ from bot.texts.catalog import (
     parse_setting_value,
     parse_suit_text,
     roem_text,
+    seat_name,
     setting_value,
     settings_line,
     suit_letter,
@@ -37,6 +39,7 @@ from engine.ai.hints import HintCode
 from engine.ai.players import LEVELS, Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import ErrorCode, IllegalActionError
+from engine.events import RoemClaimed
 from engine.roem import RoemKind, RoemPart
 from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
 from rendering.theme import FELTS, Labels
@@ -202,3 +205,16 @@ def test_a_count_of_one_takes_the_singular(lang: str, one: str, many: str) -> No
     # Numbers without a noun choice keep their own format.
     assert t("table.line", lang, hand=1, hands=16, trump="♥", ns=0, ew=0, turn="").count("1/16") == 1
 
+
+
+@pytest.mark.parametrize(("stuk", "points", "en", "nl"), [
+    (20, 20, "South claims roem: 20 for NS, the stuk included.", "Zuid meldt roem: 20 voor NZ, met stuk erbij."),
+    (0, 20, "South claims roem: 20 for NS.", "Zuid meldt roem: 20 voor NZ."),
+    (0, 0, "South claims roem: there is none, so it scores nothing.",
+     "Zuid meldt roem: die is er niet, dus het levert niets op.")])
+def test_a_claim_that_made_a_held_stuk_count_does_not_read_as_another_20(stuk: int, points: int, en: str,
+                                                                         nl: str) -> None:
+    claimed = RoemClaimed(0, 7, Seat.S, points, stuk)
+    for lang, words in (("en", en), ("nl", nl)):
+        assert t(claim_key(claimed), lang, name=seat_name(Seat.S, lang), points=points,
+                 team=team_word(Team.NS, None, lang)) == words
