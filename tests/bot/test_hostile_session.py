@@ -270,6 +270,7 @@ class TableSnap:
     seats: tuple[SeatSnap, ...]
     votes: frozenset[int]
     tournament: int | None
+    paused: bool  # nobody plays in person (Table.deserted): a seat taken or "I'm back" lets the AI play on
 
     @property
     def humans(self) -> set[int]:
@@ -285,7 +286,7 @@ class TableSnap:
 def snap(table: Table) -> TableSnap:
     return TableSnap(table.guild_id, table.status, table.version, len(table.game.hands), table.host_id,
                      tuple(SeatSnap(i.kind, i.user_id, i.pending_user_id, i.away, str(i.delivery))
-                           for i in table.seats), frozenset(table.stop_votes), table.tournament_id)
+                           for i in table.seats), frozenset(table.stop_votes), table.tournament_id, table.deserted)
 
 
 @dataclass
@@ -643,7 +644,8 @@ class Rights:
                 if seat is None or seat is not own:
                     bad("actions", f"table {table_id}: {table.game.actions[index]} played for seat "
                         f"{seat.letter if seat else '?'} by {step.actor.name} (seat {own.letter if own else '-'})")
-            if a.version > b.version and not humans_acted and b.status is TableStatus.PLAYING and not closing:
+            if a.version > b.version and not humans_acted and b.status is TableStatus.PLAYING and not closing \
+                    and not (b.paused and not a.paused):  # a paused table that someone sat down at plays on
                 left = own is not None and a.seat_of(user) is None
                 if not left:
                     bad("actions", f"table {table_id}: the AI acted after {step.actor.name}'s step without a human "
