@@ -174,10 +174,11 @@ def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
             for seat, info in zip(SEATS, table.seats, strict=True)}
 
 
-def theme_of(table: Table, *, public: bool = False) -> Theme:
-    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
+def theme_of(table: Table, *, public: bool = False, lang: Language | None = None) -> Theme:
+    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij, in
+    ``lang`` (default: the table's language)."""
     s = table.settings
-    return table_theme(s.felt, s.four_colour, s.language, neutral_teams=public)
+    return table_theme(s.felt, s.four_colour, lang or s.language, neutral_teams=public)
 
 
 def ping(user_id: int | None) -> str:
@@ -304,8 +305,8 @@ def table_message(table: Table) -> Payload:
 # ------------------------------------------------------------------ private hands
 
 
-def hand_status(table: Table, view: SeatView) -> str:
-    lang = table.settings.language
+def hand_status(table: Table, view: SeatView, lang: Language | None = None) -> str:
+    lang = lang or table.settings.language
     game = table.game
     if game.phase is Phase.OVER:
         return t("hand.over", lang)
@@ -316,29 +317,30 @@ def hand_status(table: Table, view: SeatView) -> str:
             return t("hand.your_turn_follow", lang, suit=view.trick[0].suit.symbol)
         return t("hand.your_turn_lead", lang)
     if game.to_act is not None:
-        return t("hand.waiting", lang, name=names_of(table)[game.to_act])
+        return t("hand.waiting", lang, name=names_of(table, lang)[game.to_act])
     return t("hand.between", lang)
 
 
-def hand_message(table: Table, view: SeatView, server: str = "") -> Payload:
+def hand_message(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
     """``hand_draft`` with its image drawn; renders."""
-    return hand_draft(table, view, server).drawn()
+    return hand_draft(table, view, server, lang).drawn()
 
 
-def hand_draft(table: Table, view: SeatView, server: str = "") -> Payload:
+def hand_draft(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
     """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image (drawn later).
 
-    ``server``: the server's name, for a DM (which otherwise does not say where the table is).
+    ``server``: the server's name, for a DM (which otherwise does not say where the table is). ``lang``: the
+    reader's language, as a private message speaks it (default: the table's).
     """
-    lang = table.settings.language
+    lang = lang or table.settings.language
     place = f"<#{table.thread_id}>" if table.thread_id else f"<#{table.channel_id}>"
     if server:
         place = f"{place} ({server})"
-    text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view))
+    text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view, lang))
     legal = set(view.legal) if view.phase is Phase.PLAY else set()
     order = hand_order(view)
     buttons = [CardButton(table.id, table.version, card, i + 1, card in legal, lang) for i, card in enumerate(order)]
-    draw = partial(render_hand, view, theme=theme_of(table), numbered=True)
+    draw = partial(render_hand, view, theme=theme_of(table, lang=lang), numbered=True)
     return Payload(text, view_of(buttons), filename="hand.png", draw=draw)
 
 

@@ -24,6 +24,7 @@ from bot.tables.events import GameProgress
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.service import ServiceConfig, TableService
+from bot.texts.language import Language
 from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Deal
 from engine.ai.players import Level
@@ -74,7 +75,7 @@ async def test_tables_and_seats_keep_every_field_and_64_bit_ids(store: SqlStore)
     _, table = await started(store)
     table.thread_id, table.prompt_message_id, table.prompt_version = GUILD + 2, GUILD + 3, 4
     table.seats[Seat.N] = SeatInfo(SeatKind.HUMAN, BERT, "Bert", Level.EASY, True, 2, Delivery.DM, GUILD + 5,
-                                   GUILD + 6, ANNA, "Anna", Delivery.THREAD)
+                                   GUILD + 6, ANNA, "Anna", Delivery.THREAD, Language.NL, Language.EN)
     await store.save_table(table)
     loaded = await store.load_table(table.id)
     assert loaded is not None
