@@ -130,7 +130,7 @@ def _language_value(language: Language | None) -> str | None:
 
 
 def _stored_language(value: str | None) -> Language | None:
-    """A seat's stored language; NULL (stored before seats had one, or unknown) is the table's."""
+    """A seat's stored language; NULL (a seat stored before seats had one) is the table's."""
     return Language.of(value) if value else None
 
 
@@ -492,10 +492,10 @@ class SqlStore:
         async with self._transaction():
             db = self.db
             await db.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (ANONYMOUS, user_id))
-            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL WHERE user_id = ?",
-                             (ANONYMOUS, user_id))
-            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '' WHERE pending_user_id = ?",
-                             (user_id,))
+            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL, language = NULL "
+                             "WHERE user_id = ?", (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '', pending_language = NULL "
+                             "WHERE pending_user_id = ?", (user_id,))
             await db.execute("UPDATE actions SET user_id = ? WHERE user_id = ?", (ANONYMOUS, user_id))
             await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
             await stats.forget(db, player)

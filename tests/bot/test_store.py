@@ -135,6 +135,9 @@ async def test_racing_writers_store_one_action_per_position(new_store: StoreMake
 
 async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlStore) -> None:
     _, table = await started(store)
+    table.seats[Seat.S].language = Language.NL  # what her Discord client said
+    table.seats[Seat.N].pending_user_id, table.seats[Seat.N].pending_language = ANNA, Language.NL
+    await store.save_table(table)
     await store.set_user_delivery(ANNA, Delivery.THREAD)
     await store.set_user_delivery(ANNA, Delivery.DM)  # replaced, not doubled
     assert await store.user_delivery(ANNA) is Delivery.DM
@@ -145,6 +148,8 @@ async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlSto
     loaded = await store.load_table(table.id)
     assert loaded is not None and loaded.host_id == ANONYMOUS
     assert loaded.seats[Seat.S].user_id == ANONYMOUS and loaded.seats[Seat.S].name == ""
+    assert loaded.seats[Seat.S].language is None and loaded.seats[Seat.N].pending_language is None
+    assert loaded.seats[Seat.N].pending_user_id is None
     assert await store.user_delivery(ANNA) is None
     entry = await tournaments.entry(entry_id)
     assert entry is not None and entry.user_id == -entry_id and entry.name == "" and entry.partner_id == BERT
