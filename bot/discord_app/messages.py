@@ -419,12 +419,13 @@ def claim_prompt(table: Table, user_id: int | None) -> Payload:
     return Payload(t("claim.prompt", lang, mention=ping(user_id)), view_of(buttons), mention=user_id)
 
 
-def sheet_drawing(table: Table, viewer_team: Team | None = None) -> Callable[[], bytes]:
-    """Draws the score sheet as it is now, from ``viewer_team``'s side (None: neutral)."""
+def sheet_drawing(table: Table, viewer_team: Team | None = None, lang: Language | None = None) -> Callable[[], bytes]:
+    """Draws the score sheet as it is now, from ``viewer_team``'s side (None: neutral), in ``lang`` (default: the
+    table's language; a private answer's is its reader's)."""
     game = table.game
-    return partial(render_sheet, tuple(game.results), viewer_team=viewer_team, names=names_of(table),
+    return partial(render_sheet, tuple(game.results), viewer_team=viewer_team, names=names_of(table, lang),
                    hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner,
-                   theme=theme_of(table))
+                   theme=theme_of(table, lang=lang))
 
 
 def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
@@ -569,7 +570,7 @@ def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
         team = seat.team
         text = t("score.line", lang, team=team_word(team, None, lang), other=team_word(team.other, None, lang),
                  we=game.totals[team], they=game.totals[team.other])
-    image = sheet_drawing(table, seat.team if seat is not None else None)()
+    image = sheet_drawing(table, seat.team if seat is not None else None, lang)()
     return Payload(text, image=image, filename="sheet.png")
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import Harness, StoredMessage, User
 from test_discord import ANNA, CHRIS, DORA, play_to_end
 from test_scenarios import bot_of, started, thread_of, until
 
+from bot.discord_app import messages
 from bot.discord_app.messages import status_line, theme_of
 from bot.discord_app.offline import EPHEMERAL, Request
 from bot.store.base import migrations
@@ -148,3 +150,24 @@ async def test_a_dutch_player_taking_a_seat_or_asking_a_rematch_keeps_their_lang
         assert rematch.id != table_id and rematch.settings.language is Language.EN
         assert rematch.private_language(seat) is Language.NL  # the seat keeps its person's language
         assert rematch.private_language(Seat.S) is Language.EN
+
+
+async def test_the_score_sheet_answered_privately_is_drawn_in_the_askers_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[dict[str, Any]] = []
+    real = messages.render_sheet
+
+    def render_sheet(*args: Any, **kwargs: Any) -> bytes:
+        drawn.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(messages, "render_sheet", render_sheet)
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [CHRIS])  # an English table
+        table = bot_of(h).service.get(table_id)
+        drawn.clear()
+        token = await h.command(CHRIS, "score", channel_id=thread_of(h, table_id))
+        assert any(r.files == ["sheet.png"] for r in h.responses_to(token))
+        [sheet] = drawn
+        assert sheet["theme"] == theme_of(table, lang=Language.NL) != theme_of(table)
+        assert sheet["names"] == messages.names_of(table, Language.NL) != messages.names_of(table)  # AI Oost
