@@ -662,6 +662,8 @@ async def test_an_upgrade_takes_the_hands_of_a_tournament_not_closed_out_of_the_
         db.execute("INSERT INTO hand_stats SELECT ? AS table_id, hand, seat, guild_id, player, team, chose, trump, "
                    "playing, made, nat, pit, points, roem, score, settled_at FROM hand_stats", (table.id,))
         db.execute("PRAGMA user_version = 9")
+        for column in ("language", "pending_language"):  # added by a later migration, applied again at the upgrade
+            db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
     async with Harness(path) as h:
         [answer] = followups(h, await h.slash(BERT, "stats"))
         assert "Hands: 1 " in answer.content  # the closed tournament's hand only
