@@ -709,7 +709,8 @@ class Announcer:
     def hand_payload(self, table: Table, seat: Seat) -> Payload:
         """The seat's DM hand as the table is now (the caller holds the table's lock)."""
         guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
-        return hand_draft(table, access.seat_view(table, seat), guild.name if guild else "")
+        return hand_draft(table, access.seat_view(table, seat), guild.name if guild else "",
+                          table.private_language(seat))
 
     async def deliver_hand(self, table: Table, info: SeatInfo, user_id: int, payload: Payload) -> None:
         """Edit the hand's DM (unless it shows this already), or send a new one (a first hand, or the old DM

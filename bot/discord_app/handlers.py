@@ -241,7 +241,7 @@ async def sit_down(app: KlaverjasApp, interaction: discord.Interaction[Any], tab
     user = interaction.user
     lang = user_lang(interaction)
     placed = await app.service.join(table_id, user.id, user.display_name, seat,
-                                    delivery=await preferred_delivery(app, interaction))
+                                    delivery=await preferred_delivery(app, interaction), language=lang)
     notice = await dm_notice(app, interaction, table_id)
     return (t("joined", lang, seat=seat_name(placed, lang)) + "\n" + notice).strip()
 
@@ -284,7 +284,7 @@ async def take_seat(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     lang = user_lang(interaction)
     user = interaction.user
     taken, now = await app.service.take_over(table_id, user.id, user.display_name, seat,
-                                             delivery=await preferred_delivery(app, interaction))
+                                             delivery=await preferred_delivery(app, interaction), language=lang)
     key = "took_seat" if now else "reserved_seat"
     await reply(interaction, t(key, lang, seat=seat_name(taken, lang)))
 
@@ -294,7 +294,7 @@ async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any]
     lang = user_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     table = await app.service.rematch(item.table, interaction.user.id, interaction.user.display_name,
-                                      app.announcer.post_lobby)
+                                      app.announcer.post_lobby, language=lang)
     await reply(interaction, t("rematch.opened", lang, table=table.id, place=f"<#{table.channel_id}>"))
 
 
@@ -409,7 +409,7 @@ def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[A
         return None
     seat, view = seen
     if message.flags.ephemeral:
-        return ClickAnswer(hand_draft(table, view))
+        return ClickAnswer(hand_draft(table, view, lang=user_lang(interaction)))
     if interaction.guild_id is None:
         return app.announcer.answer_hand(table, seat, message.id)
     return app.announcer.answer_prompt(table, message.id)
@@ -421,7 +421,7 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
     table, _, view = app.service.view_for(table_id, interaction.user.id)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    payload = await asyncio.to_thread(hand_message, table, view)
+    payload = await asyncio.to_thread(hand_message, table, view, "", user_lang(interaction))
     if note:
         payload = replace(payload, content=f"{note}\n{payload.content}")
     await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)

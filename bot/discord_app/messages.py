@@ -190,10 +190,11 @@ def players_alt(table: Table) -> str:
     return t("image.players", lang, seats=seats)
 
 
-def theme_of(table: Table, *, public: bool = False) -> Theme:
-    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij."""
+def theme_of(table: Table, *, public: bool = False, lang: Language | None = None) -> Theme:
+    """The table's look; ``public`` images (thread) label the teams NS and EW, private ones Wij and Zij, in
+    ``lang`` (default: the table's language)."""
     s = table.settings
-    return table_theme(s.felt, s.four_colour, s.language, neutral_teams=public)
+    return table_theme(s.felt, s.four_colour, lang or s.language, neutral_teams=public)
 
 
 def ping(user_id: int | None) -> str:
@@ -321,8 +322,8 @@ def table_message(table: Table) -> Payload:
 # ------------------------------------------------------------------ private hands
 
 
-def hand_status(table: Table, view: SeatView) -> str:
-    lang = table.settings.language
+def hand_status(table: Table, view: SeatView, lang: Language | None = None) -> str:
+    lang = lang or table.settings.language
     game = table.game
     if game.phase is Phase.OVER:
         return t("hand.over", lang)
@@ -333,29 +334,30 @@ def hand_status(table: Table, view: SeatView) -> str:
             return t("hand.your_turn_follow", lang, suit=view.trick[0].suit.symbol)
         return t("hand.your_turn_lead", lang)
     if game.to_act is not None:
-        return t("hand.waiting", lang, name=names_of(table)[game.to_act])
+        return t("hand.waiting", lang, name=names_of(table, lang)[game.to_act])
     return t("hand.between", lang)
 
 
-def hand_message(table: Table, view: SeatView, server: str = "") -> Payload:
+def hand_message(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
     """``hand_draft`` with its image drawn; renders."""
-    return hand_draft(table, view, server).drawn()
+    return hand_draft(table, view, server, lang).drawn()
 
 
-def hand_draft(table: Table, view: SeatView, server: str = "") -> Payload:
+def hand_draft(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
     """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image (drawn later).
 
-    ``server``: the server's name, for a DM (which otherwise does not say where the table is).
+    ``server``: the server's name, for a DM (which otherwise does not say where the table is). ``lang``: the
+    reader's language, as a private message speaks it (default: the table's).
     """
-    lang = table.settings.language
+    lang = lang or table.settings.language
     place = f"<#{table.thread_id}>" if table.thread_id else f"<#{table.channel_id}>"
     if server:
         place = f"{place} ({server})"
-    text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view))
+    text = t("hand.header", lang, table=table.id, place=place, status=hand_status(table, view, lang))
     legal = set(view.legal) if view.phase is Phase.PLAY else set()
     order = hand_order(view)
     buttons = [CardButton(table.id, table.version, card, i + 1, card in legal, lang) for i, card in enumerate(order)]
-    draw = partial(render_hand, view, theme=theme_of(table), numbered=True)
+    draw = partial(render_hand, view, theme=theme_of(table, lang=lang), numbered=True)
     return Payload(text, view_of(buttons), filename="hand.png", draw=draw)
 
 
@@ -435,12 +437,13 @@ def claim_prompt(table: Table, user_id: int | None) -> Payload:
     return Payload(t("claim.prompt", lang, mention=ping(user_id)), view_of(buttons), mention=user_id)
 
 
-def sheet_drawing(table: Table, viewer_team: Team | None = None) -> Callable[[], bytes]:
-    """Draws the score sheet as it is now, from ``viewer_team``'s side (None: neutral)."""
+def sheet_drawing(table: Table, viewer_team: Team | None = None, lang: Language | None = None) -> Callable[[], bytes]:
+    """Draws the score sheet as it is now, from ``viewer_team``'s side (None: neutral), in ``lang`` (default: the
+    table's language; a private answer's is its reader's)."""
     game = table.game
-    return partial(render_sheet, tuple(game.results), viewer_team=viewer_team, names=names_of(table),
+    return partial(render_sheet, tuple(game.results), viewer_team=viewer_team, names=names_of(table, lang),
                    hands_total=table.rules.length.hands, finished=game.finished, winner=game.winner,
-                   theme=theme_of(table))
+                   theme=theme_of(table, lang=lang))
 
 
 def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
@@ -585,7 +588,7 @@ def score_message(table: Table, seat: Seat | None, lang: Language) -> Payload:
         team = seat.team
         text = t("score.line", lang, team=team_word(team, None, lang), other=team_word(team.other, None, lang),
                  we=game.totals[team], they=game.totals[team.other])
-    image = sheet_drawing(table, seat.team if seat is not None else None)()
+    image = sheet_drawing(table, seat.team if seat is not None else None, lang)()
     return Payload(text, image=image, filename="sheet.png")
 
 

@@ -142,7 +142,8 @@ async def join(app: KlaverjasApp, interaction: discord.Interaction[Any], tournam
     await defer_private(interaction)
     place = Place(app, tournament, Entry(0, tournament.id, user.id, user.display_name, 0.0))
     _, table = await app.tournaments.join(tournament.id, interaction.guild_id, user.id, user.display_name,
-                                          delivery=await preferred_delivery(app, interaction), open_place=place)
+                                          delivery=await preferred_delivery(app, interaction), open_place=place,
+                                          language=lang)
     await answer(interaction, joined_text(tournament, table, place, lang))
 
 
@@ -181,7 +182,8 @@ async def confirm_pair(app: KlaverjasApp, interaction: discord.Interaction[Any],
         place = Place(app, tournament, entry)
         entry, table = await app.tournaments.confirm(
             entry.id, interaction.user.id, interaction.guild_id, delivery=await preferred_delivery(app, interaction),
-            partner_delivery=await app.store.user_delivery(entry.user_id) or Delivery.DM, open_place=place)
+            partner_delivery=await app.store.user_delivery(entry.user_id) or Delivery.DM, open_place=place,
+            language=lang)
         await answer(interaction, joined_text(tournament, table, place, lang))
         await _take_button_away(interaction)
     except Exception as error:

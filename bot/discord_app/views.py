@@ -118,7 +118,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=rf"kj:c:{TABLE}:{VERSION}:(?P<card>[789TJQKA][CDHS])"):
     def __init__(self, table: int, version: int, card: Card, number: int = 0, enabled: bool = True,
                  lang: str = "en") -> None:
-        # The rank letter as the table's language writes it (B♥ at a Dutch table), like the hand image.
+        # The rank letter as the reader's language writes it (B♥ for a Dutch player), like the hand image.
         label = f"{number} · {card_text(card, lang)}" if number else card_text(card, lang)
         super().__init__(discord.ui.Button(label=label, disabled=not enabled,
                                            style=discord.ButtonStyle.primary if enabled

@@ -40,6 +40,7 @@ from bot.tables.model import (
     TableSettings,
     TableStatus,
 )
+from bot.texts.language import Language
 from engine.actions import Action, Call
 from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
@@ -100,7 +101,8 @@ def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
 
 
 _SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "away", "misses", "delivery",
-                 "dm_channel_id", "hand_message_id", "pending_user_id", "pending_name", "pending_delivery")
+                 "dm_channel_id", "hand_message_id", "pending_user_id", "pending_name", "pending_delivery",
+                 "language", "pending_language")
 
 
 def _seats_upsert() -> str:
@@ -119,7 +121,17 @@ def _seat_parameters(table_id: int, table: Table) -> list[Any]:
     return [value for seat, info in zip(SEATS, table.seats, strict=True)
             for value in (table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
                           int(info.away), info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id,
-                          info.pending_user_id, info.pending_name, info.pending_delivery.value)]
+                          info.pending_user_id, info.pending_name, info.pending_delivery.value,
+                          _language_value(info.language), _language_value(info.pending_language))]
+
+
+def _language_value(language: Language | None) -> str | None:
+    return language.value if language is not None else None
+
+
+def _stored_language(value: str | None) -> Language | None:
+    """A seat's stored language; NULL (a seat stored before seats had one) is the table's."""
+    return Language.of(value) if value else None
 
 
 def _new_id(earlier: list[list[Any]]) -> int:
@@ -364,7 +376,8 @@ class SqlStore:
                     SeatKind(seat_row["kind"]), seat_row["user_id"], seat_row["name"], Level(seat_row["ai_level"]),
                     bool(seat_row["away"]), seat_row["misses"], Delivery(seat_row["delivery"]),
                     seat_row["dm_channel_id"], seat_row["hand_message_id"], seat_row["pending_user_id"],
-                    seat_row["pending_name"], Delivery(seat_row["pending_delivery"]))
+                    seat_row["pending_name"], Delivery(seat_row["pending_delivery"]),
+                    _stored_language(seat_row["language"]), _stored_language(seat_row["pending_language"]))
         return table
 
     async def delete_lobby(self, table_id: int) -> None:
@@ -479,10 +492,10 @@ class SqlStore:
         async with self._transaction():
             db = self.db
             await db.execute("UPDATE tables SET host_id = ? WHERE host_id = ?", (ANONYMOUS, user_id))
-            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL WHERE user_id = ?",
-                             (ANONYMOUS, user_id))
-            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '' WHERE pending_user_id = ?",
-                             (user_id,))
+            await db.execute("UPDATE seats SET user_id = ?, name = '', dm_channel_id = NULL, language = NULL "
+                             "WHERE user_id = ?", (ANONYMOUS, user_id))
+            await db.execute("UPDATE seats SET pending_user_id = NULL, pending_name = '', pending_language = NULL "
+                             "WHERE pending_user_id = ?", (user_id,))
             await db.execute("UPDATE actions SET user_id = ? WHERE user_id = ?", (ANONYMOUS, user_id))
             await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
             await stats.forget(db, player)

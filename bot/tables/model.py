@@ -111,6 +111,9 @@ class SeatInfo:
     pending_user_id: int | None = None  # someone taking over this AI seat at the next deal
     pending_name: str = ""
     pending_delivery: Delivery = Delivery.DM
+    # The language the person reads their private messages in (their Discord client's); None: the table's.
+    language: Language | None = None
+    pending_language: Language | None = None
 
     @property
     def ai_plays(self) -> bool:
@@ -288,6 +291,10 @@ class Table:
                 return seat
         return None
 
+    def private_language(self, seat: Seat) -> Language:
+        """The language of the seat's private messages: its person's, else the table's."""
+        return self.seats[seat].language or self.settings.language
+
     def humans(self) -> list[tuple[Seat, SeatInfo]]:
         return [(seat, self.seats[seat]) for seat in SEATS if self.seats[seat].kind is SeatKind.HUMAN]
 
@@ -312,7 +319,7 @@ class Table:
         info = self.seats[seat]
         assert info.pending_user_id is not None
         self.seats[seat] = SeatInfo(SeatKind.HUMAN, info.pending_user_id, info.pending_name,
-                                    delivery=info.pending_delivery)
+                                    delivery=info.pending_delivery, language=info.pending_language)
 
 
 class ReviewStatus(StrEnum):

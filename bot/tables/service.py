@@ -34,6 +34,7 @@ from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSe
 from bot.tables.registry import Store, TableRegistry, replay
 from bot.tables.reviews import Reviews, ReviewStore
 from bot.tables.thinking import Thinker
+from bot.texts.language import Language
 from engine.actions import Call, Claim, Decline
 from engine.ai.players import Level
 from engine.cards import SEATS, Card, Seat
@@ -174,7 +175,7 @@ class TableService:
     async def create_table(self, *, host_id: int, host_name: str, settings: TableSettings,
                            guild_id: int | None = None, channel_id: int | None = None,
                            seed: int | None = None, delivery: Delivery = Delivery.DM,
-                           post: PostLobby | None = None) -> Table:
+                           post: PostLobby | None = None, language: Language | None = None) -> Table:
         """Open a lobby in ``channel_id``: one table per thread, one open lobby per channel.
 
         With ``post`` the table exists only once its lobby message does: when posting fails the table is
@@ -187,7 +188,7 @@ class TableService:
             table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id,
                           channel_id=channel_id, game=Game(settings.rules))
             # The host sits South, as in the storyboard; partners sit opposite.
-            table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name, delivery=delivery)
+            table.seats[Seat.S] = SeatInfo(SeatKind.HUMAN, host_id, host_name, delivery=delivery, language=language)
             await self.registry.register(table)
             await self._publish(table, post)
         return table
@@ -235,7 +236,7 @@ class TableService:
         self.driver.schedule(table)
 
     async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
-                   delivery: Delivery = Delivery.DM) -> Seat:
+                   delivery: Delivery = Delivery.DM, language: Language | None = None) -> Seat:
         table = self.get(table_id)
         async with table.lock:
             if table.status is not TableStatus.LOBBY:
@@ -250,7 +251,7 @@ class TableService:
                 seat = (empty or free)[0]
             elif seat not in free:
                 raise ServiceError(ServiceErrorCode.SEAT_TAKEN, {"seat": seat, "name": table.name_of(seat)})
-            table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=delivery)
+            table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=delivery, language=language)
             await self.registry.save(table)
             await self.registry.emit(LobbyChanged(table))
             return seat
@@ -455,7 +456,7 @@ class TableService:
             return seat
 
     async def take_over(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
-                        delivery: Delivery = Delivery.DM) -> tuple[Seat, bool]:
+                        delivery: Delivery = Delivery.DM, language: Language | None = None) -> tuple[Seat, bool]:
         """Someone not at the table takes an AI seat between hands.
 
         Between hands (the last hand settled, the next not dealt) the seat is theirs at once; once a hand is dealt
@@ -484,6 +485,7 @@ class TableService:
                                    {"seat": seat, "name": table.seats[seat].pending_name})
             info = table.seats[seat]
             info.pending_user_id, info.pending_name, info.pending_delivery = user_id, name, delivery
+            info.pending_language = language
             now = table.between_hands
             if now:
                 table.hand_over_pending(seat)
@@ -493,7 +495,8 @@ class TableService:
             self.driver.schedule(table)
             return seat, now
 
-    async def rematch(self, table_id: int, user_id: int, name: str, post: PostLobby | None = None) -> Table:
+    async def rematch(self, table_id: int, user_id: int, name: str, post: PostLobby | None = None,
+                      language: Language | None = None) -> Table:
         """After a match: a new table in the lobby with the same seats and settings; the clicker hosts it.
 
         Once per match: a second click is told which table the rematch is, unless that one was stopped
@@ -516,11 +519,13 @@ class TableService:
                 self._check_host_limit(user_id)
                 await self._check_can_open(channel_id)
                 seats = [SeatInfo(info.kind, info.user_id, info.name, info.ai_level, delivery=info.delivery,
-                                  dm_channel_id=info.dm_channel_id) for info in table.seats]
+                                  dm_channel_id=info.dm_channel_id, language=info.language)
+                         for info in table.seats]
                 new = Table(id=0, host_id=user_id, settings=table.settings, seed=self.new_seed(),
                             guild_id=table.guild_id, channel_id=channel_id, seats=seats,
                             game=Game(table.settings.rules))
                 new.seats[seat].name = name
+                new.seats[seat].language = language or new.seats[seat].language
                 await self.registry.register(new)
                 await self._publish(new, post)
                 table.rematch_id = new.id
@@ -574,7 +579,7 @@ class TableService:
 
     async def create_tournament_table(self, *, tournament_id: int, seed: int, settings: TableSettings, guild_id: int,
                                       channel_id: int, players: dict[Seat, tuple[int, str, Delivery]],
-                                      open_place: OpenPlace) -> Table:
+                                      open_place: OpenPlace, languages: dict[Seat, Language] | None = None) -> Table:
         """A tournament entry's table, started at once: the participant South (a pair North and South), AI players
         in the other seats at the settings' level, the tournament's seed (so its deals).
 
@@ -587,7 +592,8 @@ class TableService:
         for seat in SEATS:
             if seat in players:
                 user_id, name, delivery = players[seat]
-                table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=delivery)
+                table.seats[seat] = SeatInfo(SeatKind.HUMAN, user_id, name, delivery=delivery,
+                                             language=(languages or {}).get(seat))
             else:
                 table.seats[seat] = SeatInfo(SeatKind.AI, None, "", settings.ai_level)
         await self.registry.register(table)

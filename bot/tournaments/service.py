@@ -25,6 +25,7 @@ from bot.store.tournaments import DuplicateEntry
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Actor, Delivery, Table, TableSettings
 from bot.tables.service import OpenPlace, TableService
+from bot.texts.language import Language
 from bot.tournaments.model import (
     DAILY_CREATOR,
     DAILY_HOURS,
@@ -175,7 +176,7 @@ class TournamentService:
     # ------------------------------------------------------------ joining
 
     async def join(self, tournament_id: int, guild_id: int | None, user_id: int, name: str, *,
-                   delivery: Delivery, open_place: OpenPlace) -> tuple[Entry, Table]:
+                   delivery: Delivery, open_place: OpenPlace, language: Language | None = None) -> tuple[Entry, Table]:
         """Enter alone (South, with an AI partner) and get a table; someone whose entry lost its table to a crash
         gets it now. Refused when the tournament is closed or full, or when they play in it already."""
         async with self._lock(tournament_id):
@@ -191,7 +192,8 @@ class TournamentService:
                 await self._check_room(tournament)
                 entry = Entry(0, tournament_id, user_id, name, self.clock())
                 entry.id = await self.store.add_entry(entry)
-            table = await self._open_table(tournament, entry, {Seat.S: (user_id, name, delivery)}, open_place)
+            table = await self._open_table(tournament, entry, {Seat.S: (user_id, name, delivery)}, open_place,
+                                           {Seat.S: language} if language is not None else None)
             return entry, table
 
     async def invite(self, tournament_id: int, guild_id: int | None, user_id: int, name: str, partner_id: int,
@@ -216,8 +218,12 @@ class TournamentService:
             return tournament, entry
 
     async def confirm(self, entry_id: int, user_id: int, guild_id: int | None, *, delivery: Delivery,
-                      partner_delivery: Delivery, open_place: OpenPlace) -> tuple[Entry, Table]:
-        """The invited partner agrees: the pair's table opens (the inviter South, the partner North)."""
+                      partner_delivery: Delivery, open_place: OpenPlace,
+                      language: Language | None = None) -> tuple[Entry, Table]:
+        """The invited partner agrees: the pair's table opens (the inviter South, the partner North).
+
+        ``language`` is the partner's; the inviter's is not known here, so their private messages speak the
+        table's."""
         entry = await self.store.entry(entry_id)
         if entry is None or entry.partner_id != user_id:
             raise ServiceError(ServiceErrorCode.NO_INVITE)
@@ -235,7 +241,8 @@ class TournamentService:
             assert entry.partner_id is not None
             players = {Seat.S: (entry.user_id, entry.name, partner_delivery),
                        Seat.N: (entry.partner_id, entry.partner_name, delivery)}
-            table = await self._open_table(tournament, entry, players, open_place)
+            table = await self._open_table(tournament, entry, players, open_place,
+                                           {Seat.N: language} if language is not None else None)
             return entry, table
 
     async def _open(self, tournament_id: int, guild_id: int | None) -> Tournament:
@@ -257,7 +264,7 @@ class TournamentService:
                                {"tournament": tournament.name, "max": tournament.max_participants})
 
     async def _open_table(self, tournament: Tournament, entry: Entry, players: dict[Seat, tuple[int, str, Delivery]],
-                          open_place: OpenPlace) -> Table:
+                          open_place: OpenPlace, languages: dict[Seat, Language] | None = None) -> Table:
         """The entry's table; if the place cannot be made, an entry that never had a table is withdrawn. A table
         made for it before a crash cut the link (it plays on, restored) is linked again rather than made twice."""
         made = next((t for t in self.tables.tables.values()
@@ -270,7 +277,7 @@ class TournamentService:
             table = await self.tables.create_tournament_table(
                 tournament_id=tournament.id, seed=tournament.seed, settings=tournament.settings,
                 guild_id=tournament.guild_id, channel_id=tournament.channel_id, players=players,
-                open_place=open_place)
+                open_place=open_place, languages=languages)
         except BaseException:
             if not entry.pair:
                 await self.store.delete_entry(entry.id)

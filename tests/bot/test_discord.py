@@ -264,20 +264,21 @@ async def test_restart_in_the_middle_of_a_trick(tmp_path: Path) -> None:
     assert len(restarted["hands"][0]["plays"]) == 32
 
 
-@pytest.mark.parametrize(("language", "face_letters"), [("en", "JQK"), ("nl", "BVH")])
-async def test_card_buttons_write_ranks_as_the_tables_language_does(tmp_path: Path, language: str,
-                                                                    face_letters: str) -> None:
+@pytest.mark.parametrize(("reader", "language", "face_letters"), [(ANNA, "nl", "JQK"), (CHRIS, "en", "BVH")])
+async def test_card_buttons_write_ranks_as_the_readers_language_does(tmp_path: Path, reader: User, language: str,
+                                                                     face_letters: str) -> None:
     async with Harness(tmp_path / "k.sqlite3", ai_workers=0) as h:
         assert h.bot is not None
-        table_id = await open_table(h, ANNA, language=language)
-        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
-        hand = h.fake.dms_of(ANNA.id)[-1]
+        table_id = await open_table(h, reader, language=language)  # a table in the other language
+        await h.click(reader, lobby(h), f"kj:l:{table_id}:start")
+        hand = h.fake.dms_of(reader.id)[-1]
         table = h.bot.service.get(table_id)
-        seat = table.seat_of(ANNA.id)
+        seat = table.seat_of(reader.id)
         assert seat is not None
         held = table.game.cards_in_hand(seat)
         labels = [b["label"] for b in hand.buttons() if b["custom_id"].startswith("kj:c:")]
-        # Every card is on a button, its rank letter from the table's language: a Dutch player reads B♥, not J♥.
+        # Every card is on a button, its rank letter from the reader's language: a Dutch player reads B♥, not J♥,
+        # at any table.
         letters = dict(zip("JQK", face_letters, strict=True))
         expected = {f"{letters.get(c.notation[0], '10' if c.notation[0] == 'T' else c.notation[0])}{c.suit.symbol}"
                     for c in held}

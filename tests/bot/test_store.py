@@ -24,6 +24,7 @@ from bot.tables.events import GameProgress
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.service import ServiceConfig, TableService
+from bot.texts.language import Language
 from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Deal
 from engine.ai.players import Level
@@ -74,7 +75,7 @@ async def test_tables_and_seats_keep_every_field_and_64_bit_ids(store: SqlStore)
     _, table = await started(store)
     table.thread_id, table.prompt_message_id, table.prompt_version = GUILD + 2, GUILD + 3, 4
     table.seats[Seat.N] = SeatInfo(SeatKind.HUMAN, BERT, "Bert", Level.EASY, True, 2, Delivery.DM, GUILD + 5,
-                                   GUILD + 6, ANNA, "Anna", Delivery.THREAD)
+                                   GUILD + 6, ANNA, "Anna", Delivery.THREAD, Language.NL, Language.EN)
     await store.save_table(table)
     loaded = await store.load_table(table.id)
     assert loaded is not None
@@ -134,6 +135,9 @@ async def test_racing_writers_store_one_action_per_position(new_store: StoreMake
 
 async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlStore) -> None:
     _, table = await started(store)
+    table.seats[Seat.S].language = Language.NL  # what her Discord client said
+    table.seats[Seat.N].pending_user_id, table.seats[Seat.N].pending_language = ANNA, Language.NL
+    await store.save_table(table)
     await store.set_user_delivery(ANNA, Delivery.THREAD)
     await store.set_user_delivery(ANNA, Delivery.DM)  # replaced, not doubled
     assert await store.user_delivery(ANNA) is Delivery.DM
@@ -144,6 +148,8 @@ async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlSto
     loaded = await store.load_table(table.id)
     assert loaded is not None and loaded.host_id == ANONYMOUS
     assert loaded.seats[Seat.S].user_id == ANONYMOUS and loaded.seats[Seat.S].name == ""
+    assert loaded.seats[Seat.S].language is None and loaded.seats[Seat.N].pending_language is None
+    assert loaded.seats[Seat.N].pending_user_id is None
     assert await store.user_delivery(ANNA) is None
     entry = await tournaments.entry(entry_id)
     assert entry is not None and entry.user_id == -entry_id and entry.name == "" and entry.partner_id == BERT

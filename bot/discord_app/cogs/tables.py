@@ -93,7 +93,8 @@ class Tables(KlaverjasCog):
         table = await service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
                                            settings=settings, guild_id=interaction.guild_id,
                                            channel_id=interaction.channel_id,
-                                           delivery=delivery, post=post_lobby)
+                                           delivery=delivery, post=post_lobby,
+                                           language=user_lang(interaction))
         notice = await dm_notice(self.bot, interaction, table.id)
         if notice:
             await interaction.followup.send(notice, ephemeral=True)
