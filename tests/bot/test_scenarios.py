@@ -174,13 +174,16 @@ async def test_play_command_autocomplete_hint_score_rules_in_dutch(tmp_path: Pat
         token = await h.command(CHRIS, "play", channel_id=thread, card=dutch)
         assert table.version > version
         assert any("gespeeld" in r for r in h.private_replies(token))
-        # Score (private, from Chris's side) and rules (in the table's language).
+        # Score (private, from Chris's side) and rules (private: in the asker's language, at a Dutch table).
         token = await h.command(CHRIS, "score", channel_id=thread)
         [answer] = [r for r in h.responses_to(token) if r.files]
         assert answer.ephemeral and answer.files == ["sheet.png"] and answer.content.startswith("Wij (NZ)")
-        token = await h.command(ANNA, "rules", channel_id=thread)
+        token = await h.command(CHRIS, "rules", channel_id=thread)
         [rules] = h.private_replies(token)
         assert "Amsterdams" in rules and "Ondertroeven verboden" in rules and "Tafel #" in rules
+        token = await h.command(ANNA, "rules", channel_id=thread)
+        [rules] = h.private_replies(token)
+        assert "**Amsterdam**" in rules and "undertrump forbidden" in rules and "Table #" in rules
         await play_to_end(h, table_id, [CHRIS, ANNA])
         assert table.status is TableStatus.FINISHED
 

@@ -152,8 +152,8 @@ class Tables(KlaverjasCog):
     @app_commands.command(name=_("rules"), description=_("Show this table's rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = table_here(self.bot, interaction)
-        # In the table's language, so everyone at the table reads the same rules.
-        await reply(interaction, describe_settings(table.settings, table.settings.language, table.id))
+        # A private answer: in the asker's language, as every private message is (the thread speaks the table's).
+        await reply(interaction, describe_settings(table.settings, user_lang(interaction), table.id))
 
 
 async def setup(bot: KlaverjasBot) -> None:
