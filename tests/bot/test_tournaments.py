@@ -176,7 +176,9 @@ async def test_two_participants_play_the_same_deals_and_the_standings_add_up(tmp
         stored = await bot.tournaments.store.tournament(tournament.id)
         assert stored is not None and stored.status is TournamentStatus.CLOSED and stored.announced
         [final] = [m for m in h.fake.in_channel(CHANNEL_ID) if "is over" in m.content]
-        assert final.attachments == ["standings.png"] and f"Winner: {first[1]} with {first[0]}" in final.content
+        # A shared first place names every winner, in the order they entered.
+        winners = ", ".join(name for total, name in ((sum(b), BERT.name), (sum(c), CHRIS.name)) if total == first[0])
+        assert final.attachments == ["standings.png"] and f"Winner: {winners} with {first[0]}" in final.content
         entries = await bot.tournaments.store.entries(tournament.id)
         assert {(e.user_id, e.total, e.finished_by_ai) for e in entries} == {(BERT.id, sum(b), False),
                                                                            (CHRIS.id, sum(c), False)}
