@@ -198,7 +198,7 @@ class TournamentStore:
     async def tournament_summary(self, guild_id: int, user_id: int) -> list[tuple[Tournament, list[Entry]]]:
         """The closed tournaments of a server in which ``user_id`` played, with all their entries: what ``/stats``
         needs for "tournaments played" and "best placing" (``bot.tournaments.standings.placings`` ranks them).
-        The seam for the statistics feature (issue 11), which shows them; nothing here writes statistics."""
+        The seam for the statistics feature, which shows them; nothing here writes statistics."""
         async with self.db.execute(
                 "SELECT DISTINCT t.* FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id "
                 "WHERE t.guild_id = ? AND t.status = 'closed' AND (e.user_id = ? OR e.partner_id = ?) ORDER BY t.id",

@@ -267,7 +267,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                    "Zo wordt er niet gedeeld: iedere speler krijgt acht verschillende kaarten."),
     "error.turn": ("That suit cannot be turned now.", "Die kleur kan nu niet gedraaid worden."),
     "error.illegal": ("That is not allowed: {reason}", "Dat mag niet: {reason}"),
-    # issue 10: lifecycle
+    # lifecycle
     "error.thread_has_table": ("This thread belongs to table #{table}: one table per thread. Open a new table with "
                                "/klaverjas start in the channel, or press Rematch when the match is over.",
                                "Deze draad hoort bij tafel #{table}: één tafel per draad. Open een nieuwe tafel met "
@@ -292,19 +292,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lobby.expired": ("Nobody started this table in time, so it closed. Open a new one with /klaverjas start.",
                       "Niemand heeft deze tafel op tijd gestart, dus hij is gesloten. Open een nieuwe met "
                       "/klaverjas start."),
-    # issue 10: hostile input
+    # hostile input
     "play.not_a_card": ("“{text}” is not a card: type one like JH or 10S, or pick one from the list.",
                         "“{text}” is geen kaart: typ er een als BH of 10S, of kies er een uit de lijst."),
     "error.invalid_button": ("This button is no longer valid: use the buttons on the table's latest messages.",
                              "Deze knop is niet meer geldig: gebruik de knoppen bij de nieuwste berichten van de "
                              "tafel."),
-    # issue 10: delivery
+    # delivery
     "dm.undelivered": ("{mention}, your cards could not be delivered by direct message: press Show my hand to see "
                        "them here, privately. /klaverjas hand delivery:dm tries direct messages again.",
                        "{mention}, je kaarten konden niet als privébericht worden bezorgd: druk op Toon mijn hand "
                        "om ze hier privé te zien. Met /klaverjas hand delivery:dm probeer je privéberichten "
                        "opnieuw."),
-    # issue 11: replays and exports of matches that are over
+    # replays and exports of matches that are over
     "error.no_match": ("There is no match #{table} in this server.", "In deze server is er geen partij #{table}."),
     "error.match_stopped": ("Match #{table} was stopped before its end: only matches played to the end are reviewed.",
                             "Partij #{table} is voor het einde gestopt: alleen uitgespeelde partijen worden "
@@ -358,7 +358,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "match.result_stopped": ("stopped at {a}–{b}", "gestopt bij {a}–{b}"),
 }
 
-# ------------------------------------------------------------------ tournaments (issue 12)
+# ------------------------------------------------------------------ tournaments
 
 TEXTS.update({
     "error.already_entered": ("You already play in {tournament}.", "Je speelt al mee in {tournament}."),

@@ -1,1 +1,1 @@
-"""Tournaments: every entry plays the same deals at a table of its own (issue 12); no Discord here."""
+"""Tournaments: every entry plays the same deals at a table of its own; no Discord here."""

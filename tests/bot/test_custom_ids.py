@@ -1,4 +1,4 @@
-"""Custom ids are read one way only (issue 10): the ids the bot writes round-trip; any other spelling (leading
+"""Custom ids are read one way only: the ids the bot writes round-trip; any other spelling (leading
 zeros, non-ASCII digits, out of bounds, over 100 characters, anything appended) is no button. Clicks on such
 ids, or on ids no button takes, are answered privately through the offline harness."""
 

@@ -1,4 +1,4 @@
-"""Issue 10: Discord's slowness and failures, injected into the offline harness, never freeze a table,
+"""Discord's slowness and failures, injected into the offline harness, never freeze a table,
 lose an announcement or cost a player their turn; the announcer forgets ended tables.
 
 The outbox itself (order, coalescing, retries, time per request) is tested first, without Discord.

@@ -1,4 +1,4 @@
-"""Hostile input through the offline harness (issue 10): commands from a DM, input over Discord's limits, names
+"""Hostile input through the offline harness: commands from a DM, input over Discord's limits, names
 that read like mentions (forged custom ids: test_custom_ids). Each with a Discord failure, and the game going on."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Identical deals (issue 12): chance depends on the seed, the hand and the draw within it, and an AI decision on
+"""Identical deals: chance depends on the seed, the hand and the draw within it, and an AI decision on
 the seed and what the seat sees, so tables that share a seed meet the same cards and the same answers."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's life through the offline harness (issue 10): where a table may open, what is left when its
+"""A table's life through the offline harness: where a table may open, what is left when its
 first answer fails, lobbies that expire, the mentions of the lobby answer, tables leaving memory once
 over, the indexes that find them, and hints that never hold up an AI move."""
 

@@ -1,4 +1,4 @@
-"""Discord's limits at the boundary (issue 10): whatever text goes in, what is sent fits, and user text shown
+"""Discord's limits at the boundary: whatever text goes in, what is sent fits, and user text shown
 back is one short line that pings and formats nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Replays and exports of matches that are over (issue 11), through the offline harness: /klaverjas replay and
+"""Replays and exports of matches that are over, through the offline harness: /klaverjas replay and
 export with their real payloads (ephemeral flags, attachments, buttons), their autocomplete, the match-end
 message's buttons, in English and Dutch; forged ids, other people's replays, other servers' and running matches;
 Discord failing the answers."""

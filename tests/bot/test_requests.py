@@ -1,4 +1,4 @@
-"""Issue 10: how many Discord requests a trick costs at a table with one human, and the one request that both
+"""How many Discord requests a trick costs at a table with one human, and the one request that both
 answers a card or bid click and updates the clicked hand or prompt (with what happens when Discord refuses it).
 """
 

@@ -1,4 +1,4 @@
-"""The bot's token never shows (issue 10): not in the configuration's repr, not in a configuration error, not in
+"""The bot's token never shows: not in the configuration's repr, not in a configuration error, not in
 what ``klaverjas bot`` prints when Discord refuses it, not in any log line or traceback."""
 
 from __future__ import annotations

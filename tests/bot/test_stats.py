@@ -1,4 +1,4 @@
-"""Statistics and ratings (issue 11): scripted matches whose figures are worked out by hand, the rating update
+"""Statistics and ratings: scripted matches whose figures are worked out by hand, the rating update
 against OpenSkill's own, and the backfill of games stored before migration 0006."""
 
 from __future__ import annotations

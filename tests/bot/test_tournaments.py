@@ -1,4 +1,4 @@
-"""Tournaments through the offline harness (issue 12): real payloads in, every request recorded.
+"""Tournaments through the offline harness: real payloads in, every request recorded.
 
 Two scripted participants get identical deals and turned suits; the standings are worked out by hand from the
 stored games; closing finishes an unfinished table with the AI; hostile input and Discord's refusals change

@@ -185,6 +185,16 @@ def test_the_readme_links_the_documents_and_nothing_outside_the_repository() -> 
         assert (ROOT / target).is_file()
 
 
+def test_no_code_or_test_names_an_issue_number() -> None:
+    """An issue number means nothing to a reader of the repository: comments and docstrings say what and why."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    naming = [f"{name}:{number}" for name in tracked.splitlines()
+              if Path(name).suffix in {".py", ".sql", ".js", ".sh"} or name in {"Makefile", ".ci/run"}
+              for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), start=1)
+              if re.search(r"\b[Ii]ssues? #?\d", line)]
+    assert naming == []
+
+
 def test_the_readme_lists_every_bot_variable_and_the_turn_time_minimum() -> None:
     for variable in VARIABLES:
         assert f"`{variable.name}`" in README

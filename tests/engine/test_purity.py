@@ -1,6 +1,5 @@
-"""engine/ stays pure: no I/O frameworks, no image library, no module-level random (issue 2); and the
-layers only import downwards: engine imports neither rendering nor bot, rendering does not import bot
-(issue 8)."""
+"""engine/ stays pure: no I/O frameworks, no image library, no module-level random; and the
+layers only import downwards: engine imports neither rendering nor bot, rendering does not import bot."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tournaments: /klaverjas tournament create, join, standings, close, config and winners (issue 12)."""
+"""Tournaments: /klaverjas tournament create, join, standings, close, config and winners."""
 
 from __future__ import annotations
 

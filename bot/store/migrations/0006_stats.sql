@@ -1,4 +1,4 @@
--- Statistics and ratings (issue 11). Written by bot/store/stats.py: the hand rows in the transaction of the
+-- Statistics and ratings. Written by bot/store/stats.py: the hand rows in the transaction of the
 -- action that settles a hand, the match rows and rating updates in the transaction that stores a match's end.
 -- A player is 'u:<discord user id>' for a person or 'ai:<level>' (easy, normal, hard) for an AI level.
 -- Games stored before this migration get their rows from a data step run after this script

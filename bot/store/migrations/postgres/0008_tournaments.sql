@@ -1,4 +1,4 @@
--- Tournaments (issue 12): every participant (or pair) plays the same deals at a table of their own, against AI
+-- Tournaments: every participant (or pair) plays the same deals at a table of their own, against AI
 -- players. A tournament's tables are ordinary tables that name their tournament: statistics that rate matches
 -- skip the rows with a tournament_id.
 ALTER TABLE tables ADD COLUMN tournament_id BIGINT;
