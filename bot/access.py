@@ -28,11 +28,7 @@ OVER = (TableStatus.FINISHED, TableStatus.STOPPED)
 def private_seat(table: Table, person: int) -> Seat | None:
     """The seat whose private view this person may see now: the one they sit at as a human; None for anyone
     else (onlookers, people who left, another account)."""
-    for seat in Seat:
-        info = table.seats[seat]
-        if info.kind is SeatKind.HUMAN and info.user_id == person:
-            return seat
-    return None
+    return table.seat_of(person)
 
 
 def private_view(table: Table, person: int) -> tuple[Seat, SeatView] | None:
