@@ -615,15 +615,16 @@ def test_kill_the_bot_at_random_moments(tmp_path: Path) -> None:
         surplus = announcements(crashed, game) - announcements(plain, plain_game)
         again = sum(n for (text, _), n in surplus.items() if "restarted" not in text)
         print(f"game {game.number}: posted again after a kill before they were counted: {again}")
-        for text, files in surplus:
+        # A text said many times a match ("AI East passes.") has many ordinary copies, so which copy is the surplus
+        # one cannot be told; what can: each surplus copy needs a copy from a process started after such a kill.
+        reposting = {k + 2 for k, kill in enumerate(crashed.kills) if kill["unannounced"][game.channel_id] > 0}
+        for (text, files), extra in surplus.items():
             if "restarted" in text:
                 continue  # the restart's own notice
-            copies = [m.id for m in crashed.fake.messages.values() if normal(m.content) == text
-                      and tuple(m.attachments) == files]
-            generation = crashed.posted_by[copies[-1]]
-            # Generation 1 is the first process; kill k (from 0) started generation k + 2.
-            assert generation >= 2 and crashed.kills[generation - 2]["unannounced"][game.channel_id] > 0, \
-                (game.number, text, generation, crashed.kills[generation - 2] if generation >= 2 else None)
+            generations = [crashed.posted_by[m.id] for m in crashed.fake.messages.values()
+                           if normal(m.content) == text and tuple(m.attachments) == files]
+            assert sum(g in reposting for g in generations) >= extra, \
+                (game.number, text, extra, generations, sorted(reposting))
 
 
 # ------------------------------------------------------------------ the same, deterministic and in one process
