@@ -5,10 +5,11 @@ the one error path (``bot.discord_app.failures``).
 What an item does is given once, by the room it belongs to, next to the rest of that room's behaviour::
 
     @on_click(RoemButton)
-    async def claim_roem(app: KlaverjasApp, interaction: discord.Interaction[Any], item: RoemButton) -> None: ...
+    async def roem_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: RoemButton) -> None: ...
 
-(The item classes sit below the messages that show them, and their behaviour above the messages it answers
-with; so an item names its behaviour through this registry rather than importing it.)
+The item classes sit below the messages that show them and their behaviour above the messages it answers with,
+so the behaviour names its item here rather than the item importing its behaviour (that would be an import
+cycle). The client registers the items only once every one has its behaviour (``clickable_items``).
 """
 
 from __future__ import annotations
