@@ -15,12 +15,12 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.discord_app.announcer import Announcer
+from bot.discord_app.clicks import clickable_items, handle_click, unknown_click
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
-from bot.discord_app.handlers import handle_click, unknown_click
-from bot.discord_app.tournament_handlers import announce_final, announce_opened, confirm_pair
+from bot.discord_app.tournament_handlers import announce_final, announce_opened
 from bot.discord_app.translator import Translator
-from bot.discord_app.views import DYNAMIC_ITEMS, ConfirmPairButton, StatsItem, TableItem
+from bot.discord_app.views import KlaverjasItem
 from bot.store.base import SqlStore
 from bot.store.choose import store_for
 from bot.store.tournaments import TournamentStore
@@ -87,10 +87,10 @@ class KlaverjasBot(commands.Bot):
         # Compile the strong player in the background (in the worker processes, or in a thread), so the
         # first AI decision does not wait for numba; a decision asked meanwhile simply queues behind it.
         self._warm_task = asyncio.get_running_loop().create_task(self._warm_up(), name="ai-warm-up")
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(Translator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.add_dynamic_items(*clickable_items())  # the cogs loaded their rooms, which give the items' behaviour
         if self.sync_commands:
             await self.sync_if_changed()
         restored = await self.service.restore(self.announcer.restored_lobby)
@@ -101,13 +101,9 @@ class KlaverjasBot(commands.Bot):
         if self.scheduler is not None:
             self.scheduler.start()  # its first look carries on what a restart cut short
 
-    async def on_click(self, interaction: discord.Interaction[Any], item: TableItem | StatsItem | ConfirmPairButton,
-                       /) -> None:
+    async def on_click(self, interaction: discord.Interaction[Any], item: KlaverjasItem[Any], /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
-        if isinstance(item, ConfirmPairButton):
-            await confirm_pair(self, interaction, item)
-        else:
-            await handle_click(self, interaction, item)
+        await handle_click(self, interaction, item)
 
     async def on_interaction(self, interaction: discord.Interaction[Any], /) -> None:
         """Every interaction, after discord.py dispatched it: answers the clicks no button takes."""

@@ -2,7 +2,7 @@
 language and nothing changes; anything unexpected is logged and answered with "Something went wrong".
 
 Commands reach it through the command tree's ``on_error`` (``KlaverjasTree``), clicks through
-``bot.discord_app.handlers.handle_click``.
+``bot.discord_app.clicks.handle_click``.
 """
 
 from __future__ import annotations

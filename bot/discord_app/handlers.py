@@ -1,7 +1,7 @@
-"""What a click or command does: find the table, call the service, answer the clicker.
+"""What a click or command at a table does: find the table, call the service, answer the clicker.
 
-The buttons (``bot.discord_app.views``) hand every click to ``handle_click`` through the bot object;
-the cogs call the helpers here. Refusals are raised and answered in one place
+Here are the lobby's, the game's and forget-me's buttons' behaviours (``@on_click``, see
+``bot.discord_app.clicks``) and the helpers the cogs call. Refusals are raised and answered in one place
 (``bot.discord_app.failures``). The game's rules are the engine's and the service's.
 """
 
@@ -11,7 +11,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -19,49 +18,25 @@ import discord
 
 from bot import access
 from bot.discord_app.announcer import Announcer, ClickAnswer
-from bot.discord_app.context import KlaverjasApp, at_home, check_place, reply, user_lang
-from bot.discord_app.failures import UnknownComponent, answer_failure
+from bot.discord_app.clicks import on_click
+from bot.discord_app.context import KlaverjasApp, at_home, reply, user_lang
 from bot.discord_app.limits import fit
 from bot.discord_app.messages import DM_CLOSED, Payload, hand_draft, hand_message, lobby_message
-from bot.discord_app.replay_handlers import replay_step, send_export, send_replay
-from bot.discord_app.review_handlers import send_review
-from bot.discord_app.stats_messages import (
-    BOARD_PER_PAGE,
-    ai_name,
-    board_message,
-    no_stats_message,
-    stats_message,
-)
 from bot.discord_app.views import (
-    CUSTOM_ID_PREFIX,
     BackButton,
     BidButton,
-    BoardPageButton,
     CardButton,
     DeclineButton,
-    ExportButton,
     ForgetMeButton,
     LobbyButton,
     LobbyOp,
-    MyStatsButton,
     RematchButton,
-    ReplayButton,
-    ReplayStepButton,
-    ReviewButton,
     RoemButton,
     SeatSelect,
-    ShareStatsButton,
     ShowHandButton,
-    StatsItem,
-    TableItem,
     TakeSeatButton,
-    reaches_an_item,
     view_of,
 )
-from bot.stats import ratings
-from bot.stats.facts import ai_key, human_key
-from bot.stats.figures import PlayerStats
-from bot.stats.ratings import GLOBAL_SCOPE
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import seat_name, t
@@ -73,87 +48,6 @@ log = logging.getLogger(__name__)
 ANSWER_DEADLINE = 2.0  # seconds: Discord wants an answer within 3
 
 
-async def handle_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TableItem | StatsItem) -> None:
-    """Every button and menu of the bot: do what it says, or answer privately why not."""
-    try:
-        await check_click_place(app, interaction, item)
-    except Exception as error:
-        await answer_failure(interaction, error)
-        return
-    if isinstance(item, ForgetMeButton):
-        try:
-            await forget_click(app, interaction, item.user)
-        except Exception as error:
-            await answer_failure(interaction, error)
-        return
-    if isinstance(item, ReviewButton):
-        try:
-            await send_review(app, interaction, str(item.table))
-        except Exception as error:
-            await answer_failure(interaction, error)
-        return
-    if isinstance(item, MyStatsButton):
-        try:
-            await send_stats(app, interaction, human_key(interaction.user.id), interaction.user.display_name)
-        except Exception as error:
-            await answer_failure(interaction, error)
-        return
-    if isinstance(item, ShareStatsButton | BoardPageButton):
-        try:
-            await stats_click(app, interaction, item)
-        except Exception as error:
-            await answer_failure(interaction, error)
-        return
-    try:
-        if isinstance(item, LobbyButton):
-            await lobby_click(app, interaction, item.table, item.op)
-        elif isinstance(item, BidButton):
-            await action_click(app, interaction, item.table, item.version, item.call)
-        elif isinstance(item, CardButton):
-            await action_click(app, interaction, item.table, item.version, item.card)
-        elif isinstance(item, RoemButton):
-            async with StoredAnswer(interaction) as answer:
-                await app.service.claim(item.table, interaction.user.id, item.version, on_stored=answer.stored)
-        elif isinstance(item, DeclineButton):
-            async with StoredAnswer(interaction) as answer:
-                await app.service.decline(item.table, interaction.user.id, item.version, on_stored=answer.stored)
-        elif isinstance(item, BackButton):
-            await interaction.response.defer()
-            await app.service.back(item.table, interaction.user.id)
-        elif isinstance(item, ShowHandButton):
-            await send_hand_ephemeral(app, interaction, item.table)
-        elif isinstance(item, SeatSelect):
-            await seat_choice(app, interaction, item.table, item.seat)
-        elif isinstance(item, TakeSeatButton):
-            await take_seat(app, interaction, item.table, None)
-        elif isinstance(item, ReplayButton):
-            await send_replay(app, interaction, item.table)
-        elif isinstance(item, ExportButton):
-            await send_export(app, interaction, item.table)
-        elif isinstance(item, ReplayStepButton):
-            await replay_step(app, interaction, item)
-        else:  # mypy checks that only the Rematch button is left
-            await rematch_click(app, interaction, item)
-    except Exception as error:
-        await answer_failure(interaction, error, app.service.tables.get(item.table))
-
-
-async def check_click_place(app: KlaverjasApp, interaction: discord.Interaction[Any],
-                            item: TableItem | StatsItem) -> None:
-    """The one check of where a click on a table's button comes from (``context.at_home``): another server's
-    table, or one clicked in a DM that is not the clicker's own for it, is refused as a missing one would be
-    (a match's buttons as a missing match), and nothing is done."""
-    if isinstance(item, ForgetMeButton | ShareStatsButton | BoardPageButton):
-        return  # no table: the clicker's own data, or the figures of the server clicked in
-    if not isinstance(item, MyStatsButton | ReviewButton):
-        await app.service.fetch(item.table)  # opened by another process a moment ago: kept here from now on
-    table = app.service.tables.get(item.table) or await app.store.load_table(item.table)
-    if table is None:
-        return  # refused as unknown by what handles the click
-    of_a_match = isinstance(item, ReplayButton | ExportButton | ReplayStepButton | ReviewButton)
-    check_place(interaction, table, ServiceErrorCode.NO_MATCH if of_a_match else ServiceErrorCode.NO_TABLE)
-
-
 def user_table(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Table:
     """For a command: the live table where the user sits, among the tables of the server it was typed in."""
     return app.service.find_user_table(interaction.user.id, interaction.channel_id,
@@ -163,21 +57,6 @@ def user_table(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Tabl
 def table_here(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Table:
     """For a command anyone may use: the table of this thread, else the user's, of this server only."""
     return app.service.table_here(interaction.user.id, interaction.channel_id, where=partial(at_home, interaction))
-
-
-async def unknown_click(interaction: discord.Interaction[Any]) -> None:
-    """A click on one of the bot's ids that no button will handle: discord.py drops it without a word (the
-    player would see "This interaction failed"), so it is answered here, privately."""
-    if interaction.type is not discord.InteractionType.component:
-        return
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = data.get("custom_id")
-    if not isinstance(custom_id, str) or not custom_id.startswith(CUSTOM_ID_PREFIX):
-        return  # not the bot's
-    if reaches_an_item(custom_id, data.get("component_type"), interaction.message):
-        return  # handle_click answers it
-    log.info("a click on an id no button handles: %.100r", custom_id)
-    await answer_failure(interaction, UnknownComponent(custom_id))
 
 
 # ------------------------------------------------------------------ lobby
@@ -199,9 +78,11 @@ async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], 
                                                                 interaction.message.id))
 
 
-async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, op: LobbyOp) -> None:
+@on_click(LobbyButton)
+async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: LobbyButton) -> None:
     service = app.service
     user = interaction.user
+    table_id, op = item.table, item.op
     table = service.get(table_id)
     if op is LobbyOp.START:
         # Starting stores the lobby's message id (when the click came first), opens a thread and renders: answer
@@ -223,9 +104,10 @@ async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     await edit_lobby(interaction, table, text)
 
 
-async def seat_choice(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int,
-                      seat: Seat | None) -> None:
+@on_click(SeatSelect)
+async def seat_choice(app: KlaverjasApp, interaction: discord.Interaction[Any], item: SeatSelect) -> None:
     """The lobby's seat menu: sit in the chosen seat (or, in a running game, take over that AI seat)."""
+    table_id, seat = item.table, item.seat
     table = app.service.get(table_id)
     await adopt_lobby(app, interaction, table)
     if seat is None:
@@ -289,6 +171,12 @@ async def take_seat(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     await reply(interaction, t(key, lang, seat=seat_name(taken, lang)))
 
 
+@on_click(TakeSeatButton)
+async def take_seat_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: TakeSeatButton) -> None:
+    await take_seat(app, interaction, item.table, None)
+
+
+@on_click(RematchButton)
 async def rematch_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: RematchButton) -> None:
     """Rematch: a new lobby with the same seats and settings, in the same channel; the clicker hosts."""
     lang = user_lang(interaction)
@@ -385,6 +273,34 @@ def _ignore(future: asyncio.Future[Any]) -> None:
         future.exception()  # retrieved, so asyncio does not report it
 
 
+@on_click(BidButton)
+async def bid_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: BidButton) -> None:
+    await action_click(app, interaction, item.table, item.version, item.call)
+
+
+@on_click(CardButton)
+async def card_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: CardButton) -> None:
+    await action_click(app, interaction, item.table, item.version, item.card)
+
+
+@on_click(RoemButton)
+async def roem_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: RoemButton) -> None:
+    async with StoredAnswer(interaction) as answer:
+        await app.service.claim(item.table, interaction.user.id, item.version, on_stored=answer.stored)
+
+
+@on_click(DeclineButton)
+async def decline_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: DeclineButton) -> None:
+    async with StoredAnswer(interaction) as answer:
+        await app.service.decline(item.table, interaction.user.id, item.version, on_stored=answer.stored)
+
+
+@on_click(BackButton)
+async def back_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: BackButton) -> None:
+    await interaction.response.defer()
+    await app.service.back(item.table, interaction.user.id)
+
+
 async def action_click(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, version: int,
                        action: Card | Call) -> None:
     """A bid or a card. The game's answer arrives as message edits and posts; the click itself is answered
@@ -428,89 +344,9 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
     payload.stop()
 
 
-# ------------------------------------------------------------------ statistics: /stats, /leaderboard
-
-
-async def send_stats(app: KlaverjasApp, interaction: discord.Interaction[Any], player: str, name: str) -> None:
-    """/stats: privately, the figures as text and image, with a Share button (nothing to share: a short note)."""
-    lang = user_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    stats = await app.store.player_stats(player, interaction.guild_id)
-    if not stats.played and not stats.hands and not stats.unfinished:
-        await reply(interaction, no_stats_message(name, lang))
-        return
-    payload = await stats_payload(app, interaction, stats, name, share=True)
-    await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
-    payload.stop()
-
-
-ACCURACY_RECENT = 5  # reviewed matches shown one by one on /stats: accuracy over time
-
-
-async def with_reviews_and_tournaments(app: KlaverjasApp, stats: PlayerStats, guild_id: int | None) -> PlayerStats:
-    """A person's figures from the reviews (accuracy match by match) and this server's tournaments."""
-    if not stats.player.startswith("u:"):
-        return stats
-    user_id = int(stats.player[2:])
-    recent = tuple(point.accuracy for point in (await app.store.accuracy(user_id))[-ACCURACY_RECENT:])
-    played, best = await app.tournaments.record_of(guild_id, user_id) if guild_id is not None else (0, None)
-    return replace(stats, accuracy_recent=recent, tournaments=played, best_placing=best)
-
-
-async def stats_payload(app: KlaverjasApp, interaction: discord.Interaction[Any], stats: PlayerStats, name: str, *,
-                        share: bool) -> Payload:
-    lang = user_lang(interaction)
-    stats = await with_reviews_and_tournaments(app, stats, interaction.guild_id)
-    partner = stats.partner.partner if stats.partner is not None else ""
-    names = await app.store.names_of([int(partner[2:])] if partner.startswith("u:") else [])
-    defaults = await app.store.guild_defaults(interaction.guild_id) if interaction.guild_id is not None else None
-    felt = defaults.felt if defaults is not None else "green"
-    payload = stats_message(stats, name, names, lang, felt=felt, share=share)
-    return await asyncio.to_thread(payload.drawn)  # drawing takes a while: not on the event loop
-
-
-async def stats_click(app: KlaverjasApp, interaction: discord.Interaction[Any],
-                      item: ShareStatsButton | BoardPageButton) -> None:
-    if interaction.guild_id is None:
-        raise ServiceError(ServiceErrorCode.NOT_HERE)
-    lang = user_lang(interaction)
-    if isinstance(item, BoardPageButton):
-        scope = interaction.guild_id if item.scope == "s" else GLOBAL_SCOPE
-        since = board_since(item.period)
-        board = await app.store.leaderboard(scope, since, item.page, BOARD_PER_PAGE, ratings.MIN_MATCHES)
-        payload = board_message(board, item.scope, item.period, ratings.MIN_MATCHES, lang)
-        await interaction.response.edit_message(**payload.edit_kwargs())
-        payload.stop()
-        return
-    # Share: the same figures, posted in the channel for everyone (in the sharer's language).
-    player = human_key(item.user) if item.user is not None else ai_key(item.level or "normal")
-    if item.user is not None and item.user == interaction.user.id:
-        name = interaction.user.display_name
-    elif item.user is not None:
-        name = (await app.store.names_of([item.user])).get(item.user) or t("stats.someone", lang)
-    else:
-        name = ai_name(player, lang) or t("stats.someone", lang)
-    stats = await app.store.player_stats(player, interaction.guild_id)
-    payload = await stats_payload(app, interaction, stats, name, share=False)
-    content = payload.content + "\n" + t("stats.shared", lang, mention=f"<@{interaction.user.id}>")
-    try:
-        await interaction.response.send_message(**replace(payload, content=content).send_kwargs(),
-                                                allowed_mentions=discord.AllowedMentions.none())
-    except discord.Forbidden:
-        log.info("could not share statistics in channel %s", interaction.channel_id)
-        await reply(interaction, t("stats.share_failed", lang))
-
-
-BOARD_PERIODS = {"all": None, "month": 30, "week": 7}
-
-
-def board_since(period: str) -> str | None:
-    """The start of a leaderboard period as the store's timestamps write it; None for all time."""
-    days = BOARD_PERIODS.get(period)
-    if days is None:
-        return None
-    start = datetime.now(UTC) - timedelta(days=days)
-    return start.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+@on_click(ShowHandButton)
+async def show_hand_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ShowHandButton) -> None:
+    await send_hand_ephemeral(app, interaction, item.table)
 
 
 # ------------------------------------------------------------------ forget-me
@@ -524,8 +360,10 @@ async def ask_forget(interaction: discord.Interaction[Any]) -> None:
     view.stop()  # the DynamicItem takes the press, after a restart too: the view need not stay in memory
 
 
-async def forget_click(app: KlaverjasApp, interaction: discord.Interaction[Any], user_id: int) -> None:
+@on_click(ForgetMeButton)
+async def forget_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ForgetMeButton) -> None:
     lang = user_lang(interaction)
+    user_id = item.user
     if interaction.user.id != user_id:
         await reply(interaction, t("forget.not_yours", lang))
         return

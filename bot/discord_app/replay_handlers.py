@@ -17,11 +17,12 @@ from typing import Any
 
 import discord
 
+from bot.discord_app.clicks import on_click
 from bot.discord_app.context import KlaverjasApp, user_lang
 from bot.discord_app.failures import UnknownComponent
 from bot.discord_app.limits import visible
 from bot.discord_app.replay_messages import export_payload, replay_page
-from bot.discord_app.views import Position, ReplayStepButton
+from bot.discord_app.views import ExportButton, Position, ReplayButton, ReplayStepButton
 from bot.tables.archive import Match
 from bot.tables.errors import ServiceError, ServiceErrorCode
 
@@ -57,6 +58,12 @@ async def send_replay(app: KlaverjasApp, interaction: discord.Interaction[Any], 
         payload.stop()
 
 
+@on_click(ReplayButton)
+async def replay_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ReplayButton) -> None:
+    await send_replay(app, interaction, item.table)
+
+
+@on_click(ReplayStepButton)
 async def replay_step(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ReplayStepButton) -> None:
     """A private replay's button: the same message shows the step its id names."""
     if interaction.user.id != item.viewer:
@@ -74,6 +81,11 @@ async def replay_step(app: KlaverjasApp, interaction: discord.Interaction[Any], 
         log.warning("table %s: could not show a replay step: %s", item.table, error)
     finally:
         payload.stop()
+
+
+@on_click(ExportButton)
+async def export_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ExportButton) -> None:
+    await send_export(app, interaction, item.table)
 
 
 def valid(match: Match, position: Position) -> bool:

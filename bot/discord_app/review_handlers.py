@@ -13,9 +13,11 @@ from typing import Any
 
 import discord
 
+from bot.discord_app.clicks import on_click
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
 from bot.discord_app.messages import review_message
 from bot.discord_app.replay_handlers import parse_match
+from bot.discord_app.views import ReviewButton
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import ReviewStatus, Table, TableStatus
 from bot.texts.catalog import t
@@ -49,3 +51,8 @@ async def send_review(app: KlaverjasApp, interaction: discord.Interaction[Any], 
         return
     payload = await asyncio.to_thread(review_message, table, stored, interaction.user.id, lang)
     await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
+
+
+@on_click(ReviewButton)
+async def review_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ReviewButton) -> None:
+    await send_review(app, interaction, str(item.table))

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 import discord
 
+from bot.discord_app.clicks import on_click
 from bot.discord_app.context import KlaverjasApp, reply, user_lang
-from bot.discord_app.failures import answer_failure
 from bot.discord_app.handlers import preferred_delivery
 from bot.discord_app.limits import fit, tame
 from bot.discord_app.messages import Payload, thread_name
@@ -170,24 +170,22 @@ async def post_invite(app: KlaverjasApp, tournament: Tournament, entry: Entry) -
         payload.stop()
 
 
+@on_click(ConfirmPairButton)
 async def confirm_pair(app: KlaverjasApp, interaction: discord.Interaction[Any], item: ConfirmPairButton) -> None:
     """The partner's Confirm: the pair's table opens; anyone else is told the invitation is not theirs."""
-    try:
-        lang = user_lang(interaction)
-        entry = await app.tournaments.store.entry(item.entry)
-        if entry is None or entry.partner_id != interaction.user.id:
-            raise ServiceError(ServiceErrorCode.NO_INVITE)
-        tournament = await app.tournaments.get(entry.tournament_id, interaction.guild_id)
-        await defer_private(interaction)
-        place = Place(app, tournament, entry)
-        entry, table = await app.tournaments.confirm(
-            entry.id, interaction.user.id, interaction.guild_id, delivery=await preferred_delivery(app, interaction),
-            partner_delivery=await app.store.user_delivery(entry.user_id) or Delivery.DM, open_place=place,
-            language=lang)
-        await answer(interaction, joined_text(tournament, table, place, lang))
-        await _take_button_away(interaction)
-    except Exception as error:
-        await answer_failure(interaction, error)
+    lang = user_lang(interaction)
+    entry = await app.tournaments.store.entry(item.entry)
+    if entry is None or entry.partner_id != interaction.user.id:
+        raise ServiceError(ServiceErrorCode.NO_INVITE)
+    tournament = await app.tournaments.get(entry.tournament_id, interaction.guild_id)
+    await defer_private(interaction)
+    place = Place(app, tournament, entry)
+    entry, table = await app.tournaments.confirm(
+        entry.id, interaction.user.id, interaction.guild_id, delivery=await preferred_delivery(app, interaction),
+        partner_delivery=await app.store.user_delivery(entry.user_id) or Delivery.DM, open_place=place,
+        language=lang)
+    await answer(interaction, joined_text(tournament, table, place, lang))
+    await _take_button_away(interaction)
 
 
 async def _take_button_away(interaction: discord.Interaction[Any]) -> None:

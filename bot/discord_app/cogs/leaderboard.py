@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.context import user_lang
-from bot.discord_app.handlers import board_since
+from bot.discord_app.stats_handlers import board_since
 from bot.discord_app.stats_messages import BOARD_PER_PAGE, board_message
 from bot.stats import ratings
 from bot.stats.ratings import GLOBAL_SCOPE

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import send_stats
+from bot.discord_app.stats_handlers import send_stats
 from bot.discord_app.stats_messages import ai_name
 from bot.stats.facts import ai_key, human_key
 from bot.tables.model import choice_of
