@@ -1,7 +1,7 @@
 """Write ``tests/ai/data/solver_reference.json``: solver values that a faster solver must reproduce exactly.
 
-Run from the repository root with the solver whose values are the reference (``python -m
-data.fitting.make_solver_reference``). The deals are the first ones of ``klaverjas bench ai``'s solver
+Run from the repository root with the solver whose values are the reference
+(``python -m data.fitting.make_solver_reference``). The deals are the first ones of ``klaverjas bench ai``'s solver
 measurement (its generator and seed), stored with their hands so the table does not depend on that
 generator staying the same. For each deal and each rule set: the value of the whole deal from the
 first lead (``solve``), and the value of every legal card at the start of the third trick after the

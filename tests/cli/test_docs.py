@@ -202,6 +202,18 @@ def test_no_code_or_test_names_an_issue_number() -> None:
     assert NAMES_AN_ISSUE.search(f"The {issue}'s fourth figure") and not NAMES_AN_ISSUE.search("match #12")
 
 
+def test_every_fitting_script_says_what_it_writes_and_how_to_rerun_it() -> None:
+    """The scripts that make the engine's fitted tables are listed in their README, with the command that reruns
+    them, which their own docstring gives too."""
+    readme = (ROOT / "data/fitting/README.md").read_text(encoding="utf-8")
+    scripts = sorted((ROOT / "data/fitting").glob("*.py"))
+    assert len(scripts) >= 3
+    for script in scripts:
+        command = f"python -m data.fitting.{script.stem}"
+        assert f"`{script.name}`" in readme and command in readme, script.name
+        assert command in script.read_text(encoding="utf-8"), script.name
+
+
 def test_the_readme_lists_every_bot_variable_and_the_turn_time_minimum() -> None:
     for variable in VARIABLES:
         assert f"`{variable.name}`" in README
