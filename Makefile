@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine rendering bot
+	$(BIN)/mypy --strict engine rendering bot data/fitting
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q -rs

@@ -87,3 +87,39 @@ def test_no_import_cycles_in_the_project() -> None:
     graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
     assert "bot.discord_app.client" in graph["bot.discord_app.main"]  # the graph sees late imports
     assert cycles(graph) == []
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph[todo.pop()] - seen:
+            seen.add(target)
+            todo.append(target)
+    return seen
+
+
+def test_the_discord_adapter_never_imports_the_fake_discord() -> None:
+    """The fake Discord drives the adapter in tests and ``bench load``; the bot that runs never reaches it (nor
+    ``unittest.mock``, which only the fake uses)."""
+    modules = module_files()
+    graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
+    fake = {name for name in modules if name.startswith("bot.fake_discord")}
+    assert "bot.fake_discord.offline_bot" in fake
+    assert reachable(graph, "bot.fake_discord.offline_bot") & {"bot.discord_app.client"}  # the finder sees it
+    for name in modules:
+        if name.startswith("bot.discord_app"):
+            assert not reachable(graph, name) & fake, name
+
+
+def test_only_the_fake_discord_imports_unittest() -> None:
+    """The shipped code patches nothing: ``unittest.mock`` is the fake Discord's tool, not the bot's."""
+    users = set()
+    for name, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            imported = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                        else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(module.split(".")[0] == "unittest" for module in imported):
+                users.add(name)
+    assert users == {"bot.fake_discord.offline_bot"}

@@ -27,16 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.discord_app.offline import (
-    FakeDiscord,
-    Interactions,
-    OfflineBot,
-    StoredMessage,
-    User,
-    button_version,
-    next_id,
-    scripted_click,
-)
+from bot.fake_discord.discord_side import FakeDiscord, StoredMessage, User
+from bot.fake_discord.interactions import Interactions
+from bot.fake_discord.offline_bot import OfflineBot
+from bot.fake_discord.scripted import button_version, scripted_click
+from bot.fake_discord.wire import next_id
 from bot.store.backend import is_postgres_url
 from bot.store.base import SqlStore
 from bot.tables.service import ServiceConfig

@@ -394,7 +394,7 @@ def run_bench_stats(args: argparse.Namespace) -> int:
     from engine.ai.bench import bench_review
 
     figures = bench_stats(args.total_hands, Path(args.db) if args.db is not None else None)
-    # The fourth figure: one hand of four humans reviewed, as `bench review` measures it.
+    # And what one hand of four humans costs to review, as `bench review` measures it.
     figures["review_hand_s"] = bench_review(1)["review_hand_s"]
     print(json.dumps(figures))
     return 0

@@ -1,11 +1,10 @@
-"""Discord's locales for the catalog: Dutch command names and descriptions, and a player's language."""
+"""Discord's locales for the catalog: Dutch command names and descriptions."""
 
 from __future__ import annotations
 
 from discord import Locale, app_commands
 
 from bot.texts.catalog import COMMAND_TEXTS
-from bot.texts.language import Language
 
 
 class Translator(app_commands.Translator):
@@ -17,7 +16,3 @@ class Translator(app_commands.Translator):
             return None
         return COMMAND_TEXTS.get(string.message)
 
-
-def lang_of(locale: Locale | str | None) -> Language:
-    """The language of a Discord locale: ``nl`` is Dutch, everything else English."""
-    return Language.of(locale.value if isinstance(locale, Locale) else locale)

@@ -6,14 +6,13 @@ linear model over a few hand features (``hand_features``) predicts the settled s
 difference, nat as -162) the seat's team makes, double dummy, as the playing team with that trump.
 The weights come from ``fit`` over whole deals solved under all four trumps (``solve_deals``), each
 context seeing only the deals where the seats before it passed (by the heuristic's hand evaluation,
-the way the bidding of the other seats is read everywhere else). ``python -m tests.ai.make_bidding_weights``
+the way the bidding of the other seats is read everywhere else). ``python -m data.fitting.make_bidding_weights``
 runs it and prints the table below.
 
 A seat plays when its best trump's expected score reaches the context's threshold
 (``PLAY_THRESHOLDS``). The thresholds are not fitted: a double-dummy score is not what passing is
 worth. They started at the values that keep the heuristic's play rate per context and were moved by
-duplicate duels against the heuristic (the play rate barely matters within +-15 points; 15 points
-higher lost about 4 points a hand).
+duplicate duels against the heuristic (engine/docs/ai-experiments.md).
 """
 
 from __future__ import annotations
@@ -57,7 +56,7 @@ class Context(IntEnum):
     FORCED = 4
 
 
-# Fitted by `python -m tests.ai.make_bidding_weights 16000 1` (64,000 solves, default rules): a row per
+# Fitted by `python -m data.fitting.make_bidding_weights 16000 1` (64,000 solves, default rules): a row per
 # Context, a weight per FEATURE_NAMES. Rows per context: first 64,000, second 33,336, third 16,260,
 # fourth 7,740, forced 3,152.
 WEIGHTS: tuple[tuple[float, ...], ...] = (
@@ -137,7 +136,7 @@ def choose_bid(view: SeatView) -> Call:
     return SUIT_CALLS[SUITS[best]]
 
 
-# ---------------------------------------------------------------------- fitting (tests/ai/make_bidding_weights.py)
+# ---------------------------------------------------------------------- fitting (data/fitting/make_bidding_weights.py)
 
 
 @dataclass(frozen=True, slots=True)

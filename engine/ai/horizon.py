@@ -7,7 +7,7 @@ exactly, by alpha-beta over every legal card, and values the position there by `
 linear function of a few features of the hands (trump strength and length, who holds each plain
 suit's top card and its points, points held, the lead, ruffing chances), with weights fitted by
 least squares to the exact double-dummy value of positions with as many tricks left
-(``tests/ai/make_horizon_weights.py``). A few thousand nodes a deal, so pimc samples as many deals
+(``data/fitting/make_horizon_weights.py``). A few thousand nodes a deal, so pimc samples as many deals
 as later in the hand, and every card is still chosen by searching sampled deals.
 
 Values are as the solver's: card points + roem of the rest of the hand (last trick and pit
@@ -39,7 +39,7 @@ _NODES, _LIMIT, _ABORTED = 0, 1, 2
 
 N_FEATURES = 8
 # Weights of ``_estimate`` by tricks left at the horizon (rows 0..8), fitted by
-# tests/ai/make_horizon_weights.py; features in the order of ``_features``. The fit explains about
+# data/fitting/make_horizon_weights.py; features in the order of ``_features``. The fit explains about
 # three quarters of the variance of the exact value (7 tricks left: rms 53 against a spread of 113).
 WEIGHTS = np.array([
     (0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000),

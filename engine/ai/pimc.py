@@ -20,15 +20,8 @@ deal's node limit is a ``1 / min_samples`` share of the budget: when it cannot b
 the rest could not reach ``min_samples`` either, and the horizon search takes over without spending
 the budget. Every card with a choice thus comes from searching sampled deals, never from a rule.
 
-Bidding: by default ``engine.ai.bidding``, a hand's expected settled score under each trump in its
-place in the bidding, fitted offline to solved deals. With ``sampled_bidding`` the heuristic's hand
-evaluation against ``bid_threshold`` is the prior and sampled solves
-decide the close calls: a hand within ``bid_margin`` of the threshold (play or pass), or a seat that
-must name a suit with a second suit within the margin of the best. Deals consistent with the own hand
-and the passes so far (``sample_bidding``) are solved from the elder hand's lead under each candidate
-trump, within a bid node budget of its own (a whole deal costs ~0.5M nodes, a card ~0.1M); each
-value becomes a settled score (nat: -162) and the mean is compared with what passing is worth,
-calibrated so that a hand at the threshold is on average a toss-up (see ``PASS_VALUE_LEAD``).
+Bidding: ``engine.ai.bidding``, a hand's expected settled score under each trump in its place in the
+bidding, fitted offline to solved deals.
 """
 
 from __future__ import annotations
@@ -42,61 +35,38 @@ from typing import Any
 import numpy as np
 
 from engine import rulebook
-from engine.actions import SUIT_CALLS, Call, Choice
+from engine.actions import Choice
 from engine.ai.bidding import choose_bid
 from engine.ai.claims import claim_or_decline
-from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.horizon import Horizon
 from engine.ai.horizon import warm_up as _horizon_warm_up
-from engine.ai.sampler import knowledge, sample_biased, sample_bidding
+from engine.ai.sampler import knowledge, sample_biased
 from engine.ai.solver import DoubleDummy, held_stuk_bonus, pit_state, thread_solver
 from engine.ai.solver import warm_up as _solver_warm_up
 from engine.ai.tricks import Position, SolveRules
-from engine.cards import DECK, SUITS, Card
+from engine.cards import DECK, Card
 from engine.game import Phase
 from engine.settings import StukMode
 from engine.view import SeatView
 
-# 48 deals a card (was 24) and twice the horizon deals: against the heuristic, untimed, paired over the same
-# 1,000 deals (seed 1), +40.3 a hand against +38.3, a gain of +1.9 [-1.4, +5.3], for about 1.4 times the CPU.
+# The settings below were chosen by duels against the heuristic and against each other; what was tried and
+# measured is in engine/docs/ai-experiments.md.
+# Deals a card: more deals win a little more for the CPU they cost.
 DEFAULT_SAMPLES = 48
 DEFAULT_TIME_BUDGET_MS = 400.0
 # About 0.3-0.5 s of solving on one busy core; the decision within it does not depend on the clock.
-# 1.5 times the former 1.6M: the solver now solves a deal in about 0.7 of the time. Duels against the
-# heuristic (200 deals, untimed): +37.4 [29.4, 45.4] a hand at 1.6M, +39.4 [31.3, 47.5] at 3.2M.
 DEFAULT_NODE_BUDGET = 2_400_000
 # Fewer exactly solved deals than this: the horizon search on more deals is the better bet. All of
-# them, so a decision rests on 48 exact deals or 96 estimated ones. Paired against 6 (the same 1,000
-# deals, seed 1, untimed; each decision's deals seeded by the cards played so far, so a hand whose
-# decisions do not change scores alike): 12 +1.9 [+0.2, +3.7] a hand, 24 +2.3 [+0.1, +4.5], 48 +2.6
-# [+0.0, +5.2] (on seed 2's deals +4.3 [+1.7, +7.0]), and a third less CPU: a few exact deals at the
-# first tricks are noisier than many estimated ones.
+# them, so a decision rests on 48 exact deals or 96 estimated ones: a few exact deals at the first tricks
+# are noisier than many estimated ones.
 DEFAULT_MIN_SAMPLES = DEFAULT_SAMPLES
 # The horizon search (when too few deals can be solved): the current trick and the next exactly, the
-# rest estimated; about 1-10 thousand nodes a deal at the first trick. Against pimc that leaves those
-# cards to the heuristic (untimed, 100 deals each): +1.5 a hand [-7.2, +10.2] (seed 1, 24 horizon
-# deals), +6.1 [-3.1, +15.3] (seed 2, 48); against the heuristic (klaverjas duel, 200 deals, seed 1):
-# +39.8 [32.0, 47.7], main +33.6 [26.2, 41.0] (not paired: the intervals overlap).
+# rest estimated; about 1-10 thousand nodes a deal at the first trick.
 HORIZON_TRICKS = 2
 HORIZON_NODE_BUDGET = 800_000
 # Horizon deals are cheap, so twice as many as exact ones: less noise in the means at the same cost.
 HORIZON_SAMPLES = 96
 _INITIAL_NODES_PER_MS = 5000.0
-# Sampled bidding (``PimcPlayer._bid``). A whole deal costs ~0.5M nodes (median; a tail of several
-# million), so a bid gets its own budget, a few times a card's: bids are at most two a seat a hand.
-SAMPLED_BIDDING = False
-BID_MARGIN = 12.0  # evaluation points around the threshold (or the best suit) where samples decide
-BID_NODE_BUDGET = 6_000_000
-DEFAULT_BID_TIME_BUDGET_MS = 800.0  # the hard cap of a sampled bid: under the 1 s bar
-BID_SOLVE_NODES = 1_500_000  # a deal beyond this is dropped (about one in five)
-BID_SAMPLES = 12
-MIN_BID_SAMPLES = 4
-# What passing is worth, in the same double-dummy settled score: the mean value of a hand at the
-# tuned threshold (measured on 30 and 25 sampled hands within 12 of it, 12 deals each), so samples
-# move a decision only by what is particular to this deal, not by double dummy's optimism. The team
-# that leads the first trick gets far more from the same hand (+72 against +10 at the threshold).
-PASS_VALUE_LEAD = 70.0
-PASS_VALUE_OTHER = 10.0
 
 
 class SeededRandom:
@@ -150,38 +120,22 @@ class PimcPlayer:
     name: str = "pimc"
     node_budget: int = DEFAULT_NODE_BUDGET
     min_samples: int = DEFAULT_MIN_SAMPLES
-    bid_threshold: float = BID_THRESHOLD
     _rng: SeededRandom = field(init=False, repr=False)
-    _bid_rng: SeededRandom = field(init=False, repr=False)
     _nodes_per_ms: float = field(init=False, repr=False, default=_INITIAL_NODES_PER_MS)
     last_samples: int = field(init=False, default=0)  # deals solved for the last decision
     last_nodes: int = field(init=False, default=0)  # solver nodes spent on the last decision
-    # "search", "heuristic", "model" (engine.ai.bidding), "only" or "policy" (claims)
+    # "search", "model" (engine.ai.bidding), "only" or "policy" (claims)
     last_source: str = field(init=False, default="")
     last_horizon: bool = field(init=False, default=False)  # the last card was searched to a horizon
     horizon_tricks: int = HORIZON_TRICKS
     horizon_node_budget: int = HORIZON_NODE_BUDGET
     horizon_samples: int = HORIZON_SAMPLES
     _horizon: Horizon = field(init=False, repr=False)
-    # Bidding by sampled solves (see ``_bid``); off: the hand evaluation alone decides.
-    sampled_bidding: bool = SAMPLED_BIDDING
-    bid_margin: float = BID_MARGIN
-    bid_node_budget: int = BID_NODE_BUDGET
-    bid_time_budget_ms: float = DEFAULT_BID_TIME_BUDGET_MS
-    bid_solve_nodes: int = BID_SOLVE_NODES
-    min_bid_samples: int = MIN_BID_SAMPLES
-    bid_samples: int = BID_SAMPLES
-    pass_value_lead: float = PASS_VALUE_LEAD
-    pass_value_other: float = PASS_VALUE_OTHER
-    last_bid_values: dict[int, tuple[float, int]] = field(init=False, default_factory=dict)
     # False: no time cap, the node budgets alone bound the work, so the decision never depends on the clock.
     timed: bool = True
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
-        # Bidding draws its own stream: card play then samples the same deals whether or not the
-        # bids were sampled, so a hand bid alike is played alike (and duels compare bids only).
-        self._bid_rng = SeededRandom(self.seed ^ 0x5DEECE66D)
         self._horizon = Horizon()
 
     @property
@@ -195,16 +149,11 @@ class PimcPlayer:
         if view.phase is Phase.CLAIM:
             self.last_source = "policy"
             return claim_or_decline(view)
-        budget_ms = self.bid_time_budget_ms if view.phase is Phase.BIDDING and self.sampled_bidding \
-            else self.time_budget_ms
-        deadline = time.perf_counter() + budget_ms / 1000.0 if self.timed else math.inf
+        deadline = time.perf_counter() + self.time_budget_ms / 1000.0 if self.timed else math.inf
         self.last_samples = 0
         self.last_nodes = 0
         self.last_horizon = False
         if view.phase is Phase.BIDDING:
-            self.last_bid_values = {}
-            if self.sampled_bidding:
-                return self._bid(view, deadline)
             self.last_source = "model"
             return choose_bid(view)
         cards = [a for a in legal if isinstance(a, Card)]
@@ -309,99 +258,6 @@ class PimcPlayer:
         self.last_samples = solved
         best = max(totals, key=lambda c: (totals[c], raw[c], -c))
         return DECK[best]
-
-    # ------------------------------------------------------------------ bidding
-
-    def _bid(self, view: SeatView, deadline: float) -> Call:
-        """The hand evaluation is the prior; sampled solves decide where it is close.
-
-        Close means: the best evaluation within ``bid_margin`` of the threshold (play or pass), or,
-        for a seat that must name a suit, a second suit within the margin of the best. Then the
-        candidate suits are played out double-dummy on the same sampled deals, and the expected
-        settled score of playing each is compared with what passing is worth (``PASS_VALUE_LEAD``) and with
-        each other. Too few solved deals: the evaluation decides, as before.
-        """
-        legal = view.legal
-        hand = view.hand_mask
-        threshold = self.bid_threshold
-        margin = self.bid_margin
-        may_pass = Call.PASS in legal
-        if Call.PLAY in legal:
-            suits = [int(view.turned[-1])]
-        else:
-            suits = sorted(range(4), key=lambda s: (-hand_evaluation(hand, s), s))
-        evals = {s: hand_evaluation(hand, s) for s in suits}
-        best = suits[0]
-        if may_pass:
-            close = abs(evals[best] - threshold) <= margin
-            candidates = [s for s in suits if evals[s] >= threshold - margin and evals[best] - evals[s] <= margin]
-        else:
-            candidates = [s for s in suits if evals[best] - evals[s] <= margin]
-            close = len(candidates) > 1
-        candidates = candidates[:2]  # a third suit within the margin is rare; two keep the samples up
-        if close and candidates:
-            values = self._bid_values(view, candidates, deadline)
-            self.last_bid_values = values
-            solved = min(n for _, n in values.values())
-            if solved >= self.min_bid_samples:
-                self.last_source = "search"
-                self.last_samples = solved
-                pick = max(candidates, key=lambda s: (values[s][0], evals[s], -s))
-                assert view.elder is not None
-                leads = int(view.elder) & 1 == view.seat & 1
-                pass_value = self.pass_value_lead if leads else self.pass_value_other
-                if may_pass and values[pick][0] <= pass_value:
-                    return Call.PASS
-                return Call.PLAY if Call.PLAY in legal else SUIT_CALLS[SUITS[pick]]
-        self.last_source = "heuristic"
-        if Call.PLAY in legal:
-            return Call.PLAY if evals[best] >= threshold else Call.PASS
-        if may_pass and evals[best] < threshold:
-            return Call.PASS
-        return SUIT_CALLS[SUITS[best]]
-
-    def _bid_values(self, view: SeatView, suits: list[int], deadline: float) -> dict[int, tuple[float, int]]:
-        """Mean settled score (for the seat's team, as the playing team) of playing each suit, and the
-        number of deals it rests on. Every suit is solved on the same deals, so their comparison is
-        not blurred by the luck of the draw; a deal beyond ``bid_solve_nodes`` is dropped for all."""
-        assert view.elder is not None
-        team = view.seat & 1
-        leader = int(view.elder)
-        rules = SolveRules.of(view.rules)
-        held = view.rules.stuk is StukMode.HELD
-        totals = dict.fromkeys(suits, 0)
-        solved = 0
-        draws = 0
-        while solved < self.bid_samples and draws < 3 * self.bid_samples and time.perf_counter() < deadline:
-            left = self.bid_node_budget - self.last_nodes
-            if left < self.bid_solve_nodes // 4:
-                break  # not enough left for a typical deal, let alone one per suit
-            draws += 1
-            hands = sample_bidding(view, self._bid_rng)
-            outcome: dict[int, int] = {}
-            for suit in suits:
-                limit = min(self.bid_solve_nodes, self.bid_node_budget - self.last_nodes,
-                            self._node_limit(deadline))
-                if limit <= 1:
-                    break
-                start = time.perf_counter()
-                result = self._solver.solve(Position(hands, suit, leader), rules, team, node_limit=limit)
-                self.last_nodes += self._solver.nodes
-                elapsed_ms = (time.perf_counter() - start) * 1000.0
-                if elapsed_ms > 1.0 and self._solver.nodes > 1000:
-                    self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * self._solver.nodes / elapsed_ms
-                if result is None:
-                    break
-                bonus = held_stuk_bonus(hands, suit, ()) if held else 0
-                # Roem of the whole hand is not split by the solver: the nat penalty counts the
-                # 162 card points only, as card play does with roem still to come.
-                outcome[suit] = settled_diff(result.value + (bonus if team == 0 else -bonus), True, 0)
-            if len(outcome) < len(suits):
-                continue
-            for suit in suits:
-                totals[suit] += outcome[suit]
-            solved += 1
-        return {s: (totals[s] / solved if solved else 0.0, solved) for s in suits}
 
     def _stuk_bonus(self, view: SeatView, hands: tuple[int, int, int, int], played_by: list[int], team: int) -> int:
         """Stuk: held still to be scored in this deal, for ``team`` (a constant of the deal)."""

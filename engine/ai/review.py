@@ -99,8 +99,8 @@ class Reviewer:
         self.bid_node_budget = bid_node_budget
         self.solve_node_limit = solve_node_limit
         self._solver = DoubleDummy()  # its own: the review's lines keep their table between solves
-        # The strong player's calls; sampled bidding off, so its calls never depend on a clock.
-        self._strong = PimcPlayer(sampled_bidding=False)
+        # The strong player's calls: the fitted bidding table, so they never depend on a clock.
+        self._strong = PimcPlayer()
         self.nodes = 0  # solver nodes of the last evaluation
         self.total_nodes = 0  # and of all so far
 

@@ -89,12 +89,12 @@ _SLOT, _K1, _K2, _META, _ALPHA0, _BETA0, _REM, _ROEM_BOUND = 38, 39, 40, 41, 42,
 _SCOUT = 46  # 1: the move at _IDX is being searched with a null window first (principal variation search)
 _FIELDS = 64  # columns: 47 serve a ply, the ending cache (below) fills whole rows
 _BOSS_BONUS = 64  # above any lead's static key: see _gen_moves
-_WINDOW = 32  # first aspiration window of _mtdf (points): 2% fewer nodes than 64 (24 about as 32, 48 worse)
+_WINDOW = 32  # first aspiration window of _mtdf (points): the fewest nodes of those tried
 _ROOT_ROW = 33  # rows 0..32 serve the alpha-beta plies, this one the root's moves
 _HISTORY = 34  # rows 34..37: history scores by seat and card (kept in the stack: one array fewer to pass)
 _KILLERS = 38  # rows 38..41 by seat: the last two leads that cut off, by tricks done (columns 0..7, 8..15)
 _ENDS = 42  # rows 42..: exact values of two-trick endings (_two_exact), _FIELDS a row
-_ENDS_BITS = 16  # 2^16 entries (512 KB): a deal met up to ~16,000 endings (measured); 2^17 slower, 2^15 about equal
+_ENDS_BITS = 16  # 2^16 entries (512 KB): a deal meets up to ~16,000 endings
 _ENDS_KEY = (1 << 49) - 1  # the position's bits of an entry; the value + _ENDS_OFFSET above them
 _ENDS_OFFSET = 1 << 14
 _TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
@@ -451,8 +451,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
         if count == 0 and ply == _ROOT_ROW:
             # The root's leads: first those of suits whose highest card out is the leader's side's
             # (they keep the lead), so the first lead, the one valued exactly, is more often the
-            # best. Measured: median -25%, nodes -10% on 120 deals; inside the search the same
-            # bonus cost more than it saved (history orders leads better there).
+            # best. Only at the root: inside the search history orders leads better.
             side = hands[seat] | hands[(seat + 2) & 3]
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             for top in range(7, -1, -1):
@@ -487,9 +486,8 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
             if card == tt_best:
                 key = 1 << 60
             elif count == 0 and ply != _ROOT_ROW and card == stack[killers, stack[ply, _DONE]]:
-                # Killers: the last two leads that refuted a position this deep. Measured on the
-                # reference deals: 13% fewer nodes and CPU time (history alone orders leads worse;
-                # killers of the following cards did not help).
+                # Killers: the last two leads that refuted a position this deep (history alone orders
+                # leads worse).
                 key = 1 << 59
             elif count == 0 and ply != _ROOT_ROW and card == stack[killers, 8 + stack[ply, _DONE]]:
                 key = 1 << 58
@@ -590,8 +588,8 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
     """Fail-soft alpha-beta (NS maximises) on an explicit stack; the table holds bounds per trick start.
 
     With a window wider than one point, every move after the first is searched with a null window
-    first (principal variation search) and again with the real one only if it lands inside: measured
-    on the bench's first 200 deals, 9% fewer nodes and 10% less CPU time.
+    first (principal variation search) and again with the real one only if it lands inside, which
+    saves nodes and time.
 
     ``hands`` is changed while searching and restored. Stops early (``stats[_ABORTED]``) past the node
     limit. No recursion: numba compiles and caches recursive functions poorly.
@@ -1108,22 +1106,20 @@ def held_stuk_bonus(original_hands: tuple[int, int, int, int], trump: int, score
 
 
 # Solves before the end of trick _ESTIMATE_STOP search the root's moves in the order of their horizon values
-# (exact play to that trick's end, a fitted estimate beyond), the first from its value. Nodes against no
-# estimate, bench's first 200 deals: whole deals -11%, from the second trick -17% (stop 1: -8% and 0;
-# stop 3: +9% and -12%); from the third trick (stop 3) +8%, from the fifth +475%: the horizon costs more.
-# ``card_values`` (every move valued exactly, each from the previous one's value) on 100 deals: whole
-# deals -7%, from the second trick -6% (each move from its own estimate: -1% and -4%).
+# (exact play to that trick's end, a fitted estimate beyond), the first from its value: fewer nodes early in
+# a deal, where the estimate is cheap against the search; later the horizon costs more than it saves
+# (measurements in engine/docs/ai-experiments.md).
 _ESTIMATE_STOP = 2
 
-# The table's size: 32 MB, 8% fewer nodes than 8 MB on whole deals (2^21: 0.5% fewer again). Its
-# pages are taken from the system as the search first writes them.
+# The table's size: 32 MB, where a larger table no longer saves nodes worth its memory
+# (engine/docs/ai-experiments.md). Its pages are taken from the system as the search first writes them.
 TABLE_BITS = 20
 
 
 def _zeroed(rows: int, columns: int) -> Any:
     """A zeroed int64 array, in huge pages where the system gives them on request (Linux's transparent
     huge pages in "madvise" mode): the table's probes land anywhere in 32 MB, and with 4 KB pages
-    nearly every one also missed the TLB. Measured: the same nodes in about 8% less CPU time."""
+    nearly every one also missed the TLB."""
     size = rows * columns * 8
     try:
         buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)

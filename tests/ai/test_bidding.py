@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from data.fitting import make_bidding_weights
 from engine.actions import Call, Deal
 from engine.ai.bidding import (
     FEATURE_NAMES,
@@ -28,7 +29,6 @@ from engine.cards import Seat, mask_of, parse_cards
 from engine.game import Game, Phase
 from engine.settings import Rules
 from engine.view import SeatView, seat_view
-from tests.ai import make_bidding_weights
 
 SPADES = 3
 

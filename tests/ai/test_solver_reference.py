@@ -1,7 +1,7 @@
 """A faster solver gives exactly the values the reference solver gave, on the benchmark's deals.
 
-The table (``data/solver_reference.json``) was written by ``make_solver_reference.py`` with the solver
-before its speed work; every full-deal value under every rule set and every card value at the start of
+The table (``tests/ai/data/solver_reference.json``) was written by ``data/fitting/make_solver_reference.py``
+with the solver before its speed work; every full-deal value under every rule set and every card value at the start of
 the third trick must come out the same.
 """
 

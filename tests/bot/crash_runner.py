@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.discord_app.client import KlaverjasBot  # noqa: E402
-from bot.discord_app.offline import DiscordError, Request, connect_offline, dispatch, install  # noqa: E402
+from bot.fake_discord.offline_bot import connect_offline, dispatch, install  # noqa: E402
+from bot.fake_discord.wire import DiscordError, Request  # noqa: E402
 from bot.store.choose import store_at  # noqa: E402
 from bot.tables.service import ServiceConfig  # noqa: E402
 from bot.tables.shards import Shards  # noqa: E402

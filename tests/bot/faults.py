@@ -72,19 +72,9 @@ class FaultyDiscord(FakeDiscord):
         self.faults.append(fault)
         return fault
 
-    async def rest(self, route: Any, **kwargs: Any) -> Any:
-        request = self._request(route, kwargs, "rest")
+    async def answer(self, request: Request) -> Any:
         await self._inject(request)
-        return await super().rest(route, **kwargs)
-
-    async def webhook(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
-        request = self._request(route, kwargs, "webhook")
-        await self._inject(request)
-        return await super().webhook(route, session, **kwargs)
-
-    def _request(self, route: Any, kwargs: dict[str, Any], via: str) -> Request:
-        body, files = self._body(kwargs)
-        return Request(route.method, route.path, route.url, body, files, via)
+        return await super().answer(request)
 
     async def _inject(self, request: Request) -> None:
         now = asyncio.get_running_loop().time

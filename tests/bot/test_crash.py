@@ -41,17 +41,10 @@ from typing import Any
 
 import pytest
 
-from bot.discord_app.offline import (
-    CHANNEL_ID,
-    DiscordError,
-    FakeDiscord,
-    Interactions,
-    Request,
-    StoredMessage,
-    User,
-    button_version,
-    scripted_click,
-)
+from bot.fake_discord.discord_side import FakeDiscord, StoredMessage, User
+from bot.fake_discord.interactions import Interactions
+from bot.fake_discord.scripted import button_version, scripted_click
+from bot.fake_discord.wire import CHANNEL_ID, DiscordError, Request
 from bot.store.codec import decode_action
 from bot.tables.model import TableStatus
 from engine.actions import Call

@@ -82,7 +82,7 @@ import rendering.images as images
 import rendering.review
 import rendering.standings
 import rendering.stats
-from bot.discord_app.offline import THREAD
+from bot.fake_discord.wire import THREAD
 from bot.tables.model import Actor, SeatKind, Table, TableStatus
 from bot.texts.catalog import parse_card_text
 from bot.tournaments.model import TournamentStatus

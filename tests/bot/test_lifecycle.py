@@ -60,21 +60,13 @@ class FailingDiscord(FakeDiscord):
     def fail(self, method: str, path: str, error: Callable[[], discord.HTTPException], times: int = 1) -> None:
         self.faults.append(Fault(method, path, error, times))
 
-    def _fault(self, route: Any, kwargs: dict[str, Any], via: str) -> None:
+    async def answer(self, request: Request) -> Any:
         for fault in self.faults:
-            if fault.times and fault.method == route.method and fault.path == route.path:
+            if fault.times and fault.method == request.method and fault.path == request.path:
                 fault.times -= 1
-                body, files = self._body(kwargs)
-                self.requests.append(Request(route.method, route.path, route.url, body, files, via))
+                self.requests.append(request)
                 raise fault.error()
-
-    async def rest(self, route: Any, **kwargs: Any) -> Any:
-        self._fault(route, kwargs, "rest")
-        return await super().rest(route, **kwargs)
-
-    async def webhook(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
-        self._fault(route, kwargs, "webhook")
-        return await super().webhook(route, session, **kwargs)
+        return await super().answer(request)
 
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"

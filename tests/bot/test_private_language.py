@@ -14,7 +14,7 @@ from test_scenarios import bot_of, started, thread_of, until
 
 from bot.discord_app import messages
 from bot.discord_app.messages import status_line, theme_of
-from bot.discord_app.offline import EPHEMERAL, Request
+from bot.fake_discord.wire import EPHEMERAL, Request
 from bot.store.base import migrations
 from bot.store.sqlite import SqliteStore
 from bot.tables.model import Delivery

@@ -21,7 +21,7 @@ from test_stats_discord import followups, user_option
 
 from bot.discord_app import tournament_messages
 from bot.discord_app.client import KlaverjasBot
-from bot.discord_app.offline import Role
+from bot.fake_discord.discord_side import Role
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import ServiceConfig
 from bot.texts.catalog import score_number

@@ -185,14 +185,33 @@ def test_the_readme_links_the_documents_and_nothing_outside_the_repository() -> 
         assert (ROOT / target).is_file()
 
 
+# An issue or a pull request by its number, or an issue spoken of as if the reader had it open.
+NAMES_AN_ISSUE = re.compile(r"\b(?:[Ii]ssues?|PR|[Pp]ull request) #?\d|\b[Tt](?:he|his) issue\b")
+
+
 def test_no_code_or_test_names_an_issue_number() -> None:
     """An issue number means nothing to a reader of the repository: comments and docstrings say what and why."""
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     naming = [f"{name}:{number}" for name in tracked.splitlines()
-              if Path(name).suffix in {".py", ".sql", ".js", ".sh"} or name in {"Makefile", ".ci/run"}
+              if Path(name).suffix in {".py", ".sql", ".js", ".sh", ".md", ".toml"} or name in {"Makefile", ".ci/run"}
               for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), start=1)
-              if re.search(r"\b[Ii]ssues? #?\d", line)]
+              if NAMES_AN_ISSUE.search(line)]
     assert naming == []
+    issue = "issue"  # the examples are put together, so this file does not name one itself
+    assert NAMES_AN_ISSUE.search(f"# see {issue} 12") and NAMES_AN_ISSUE.search("(P" "R #7)")
+    assert NAMES_AN_ISSUE.search(f"The {issue}'s fourth figure") and not NAMES_AN_ISSUE.search("match #12")
+
+
+def test_every_fitting_script_says_what_it_writes_and_how_to_rerun_it() -> None:
+    """The scripts that make the engine's fitted tables are listed in their README, with the command that reruns
+    them, which their own docstring gives too."""
+    readme = (ROOT / "data/fitting/README.md").read_text(encoding="utf-8")
+    scripts = sorted((ROOT / "data/fitting").glob("*.py"))
+    assert len(scripts) >= 3
+    for script in scripts:
+        command = f"python -m data.fitting.{script.stem}"
+        assert f"`{script.name}`" in readme and command in readme, script.name
+        assert command in script.read_text(encoding="utf-8"), script.name
 
 
 def test_the_readme_lists_every_bot_variable_and_the_turn_time_minimum() -> None:

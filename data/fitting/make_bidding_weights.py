@@ -1,6 +1,6 @@
 """Print the strong player's bidding table (``engine.ai.bidding.WEIGHTS``), fitted to solved deals.
 
-Run from the repository root (``python -m tests.ai.make_bidding_weights [DEALS] [SEED]``, default 16,000 deals
+Run from the repository root (``python -m data.fitting.make_bidding_weights [DEALS] [SEED]``, default 16,000 deals
 and seed 1, about 8 minutes on two cores) and paste the printed table over ``WEIGHTS``. Each deal is solved
 under the four trumps (``engine.ai.bidding.solve_deals``) on every core; the result does not depend on how many.
 """
@@ -50,7 +50,7 @@ def _solve_chunk(seed: int, deals: int, start: int) -> list[SolvedDeal]:
 
 def table_source(result: Fit, deals: int, seed: int) -> str:
     """``WEIGHTS`` as it is written in engine/ai/bidding.py."""
-    command = f"python -m tests.ai.make_bidding_weights {deals} {seed}"
+    command = f"python -m data.fitting.make_bidding_weights {deals} {seed}"
     counts = [f"{c.name.lower()} {n:,}" for c, n in zip(Context, result.rows, strict=True)]
     lines = [f"# Fitted by `{command}` ({4 * deals:,} solves, default rules): a row per",
              "# Context, a weight per FEATURE_NAMES. Rows per context: " + ", ".join(counts[:3]) + ",",

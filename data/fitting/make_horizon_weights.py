@@ -1,6 +1,6 @@
 """Print the weights of ``engine.ai.horizon.estimate``: least squares of the features against the exact value.
 
-Run from the repository root (``python -m tests.ai.make_horizon_weights``) and paste the printed rows
+Run from the repository root (``python -m data.fitting.make_horizon_weights``) and paste the printed rows
 into ``engine.ai.horizon.WEIGHTS``. Positions: random deals and trumps (rotterdam), random legal
 play up to the start of a trick with the given number of tricks left (the horizon search reaches
 all kinds of play, not only good play), valued exactly by the solver (NS minus EW).

@@ -1,7 +1,7 @@
 """Write ``tests/ai/data/solver_reference.json``: solver values that a faster solver must reproduce exactly.
 
-Run from the repository root with the solver whose values are the reference (``python -m
-tests.ai.make_solver_reference``). The deals are the first ones of ``klaverjas bench ai``'s solver
+Run from the repository root with the solver whose values are the reference
+(``python -m data.fitting.make_solver_reference``). The deals are the first ones of ``klaverjas bench ai``'s solver
 measurement (its generator and seed), stored with their hands so the table does not depend on that
 generator staying the same. For each deal and each rule set: the value of the whole deal from the
 first lead (``solve``), and the value of every legal card at the start of the third trick after the
@@ -26,7 +26,7 @@ DEALS = 16
 SEED = 2024  # the seed of ``engine.ai.bench.bench_solver``
 RULE_SETS = [SolveRules(amsterdam, forced, stuk) for amsterdam in (False, True) for forced in (True, False)
              for stuk in (True, False)]
-PATH = Path(__file__).resolve().parent / "data" / "solver_reference.json"
+PATH = Path(__file__).resolve().parents[2] / "tests" / "ai" / "data" / "solver_reference.json"
 
 
 class _BenchRandom:
