@@ -87,3 +87,12 @@ def test_no_import_cycles_in_the_project() -> None:
     graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
     assert "bot.discord_app.client" in graph["bot.discord_app.main"]  # the graph sees late imports
     assert cycles(graph) == []
+
+
+def test_the_services_never_import_the_store() -> None:
+    """The store is built on the services' models (tables, tournaments) and serves them through Protocols: a
+    service module importing the store would make the two folders need each other."""
+    modules = module_files()
+    services = [name for name in modules if name.startswith(("bot.tables", "bot.tournaments"))]
+    assert {name: sorted(target for target in imports_of(name, modules[name], modules)
+                         if target.startswith("bot.store")) for name in services} == {name: [] for name in services}
