@@ -12,7 +12,7 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -63,70 +63,86 @@ async def postgres_schema(url: str) -> dict[str, list[list[Any]]]:
 
 
 _EMPTY = itertools.count()
+EmptyDatabase = Callable[[], Awaitable[str]]
 
 
 @pytest.fixture
-async def empty_database(pg_server: PgServer | str) -> AsyncIterator[str]:
-    """The URL of a PostgreSQL database with nothing in it (not even the migrated schema)."""
+async def empty_database(pg_server: PgServer | str) -> AsyncIterator[EmptyDatabase]:
+    """Makes PostgreSQL databases with nothing in them (not even the migrated schema): their URLs."""
     if isinstance(pg_server, str):
         pytest.skip(pg_server)
-    name = f"klaverjas_empty_{os.getpid()}_{next(_EMPTY)}"
-    url = pg_server.url_of(name)
-    admin = await asyncpg.connect(pg_server.admin_url)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    yield url
-    await pg_server.drop_database(url)
+    server, made = pg_server, []
+
+    async def make() -> str:
+        name = f"klaverjas_empty_{os.getpid()}_{next(_EMPTY)}"
+        admin = await asyncpg.connect(server.admin_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+            await admin.execute(f"CREATE DATABASE {name}")
+        finally:
+            await admin.close()
+        made.append(server.url_of(name))
+        return made[-1]
+
+    yield make
+    for url in made:
+        await server.drop_database(url)
+
+
+def sqlite_at(path: Path, version: int) -> Path:
+    """A SQLite database at ``path`` migrated by the scripts up to ``version``, as a bot of that version left it."""
+    with sqlite3.connect(path) as db:
+        for _, _, sql in migrations("sqlite")[:version]:
+            db.executescript(sql)
+        db.execute(f"PRAGMA user_version = {version}")
+    return path
+
+
+async def postgres_at(url: str, version: int) -> str:
+    """The PostgreSQL database at ``url`` migrated by the scripts up to ``version`` (0: left empty)."""
+    if version:
+        db = await asyncpg.connect(url)
+        try:
+            async with db.transaction():
+                for _, _, sql in migrations("postgres")[:version]:
+                    await db.execute(sql)
+                await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")  # as the store makes it
+                await db.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+        finally:
+            await db.close()
+    return url
 
 
 def test_every_migration_keeps_its_number_and_name() -> None:
-    assert [(migration.number, migration.name) for migration in schema()] == list(enumerate(NAMES, start=1))
+    assert [(migration.number, migration.name) for migration in schema()][:len(NAMES)] == list(
+        enumerate(NAMES, start=1))
 
 
-async def test_a_new_sqlite_database_has_the_schema_the_old_files_made(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "new.sqlite3") as store:
-        assert await store.schema_version() == len(NAMES)
-    assert sqlite_schema(tmp_path / "new.sqlite3") == BEFORE["sqlite"]
+def test_on_sqlite_the_migrations_make_the_schema_the_old_files_made(tmp_path: Path) -> None:
+    assert sqlite_schema(sqlite_at(tmp_path / "k.sqlite3", len(NAMES))) == BEFORE["sqlite"]
 
 
-async def test_a_new_postgres_database_has_the_schema_the_old_files_made(empty_database: str) -> None:
-    async with PostgresStore(empty_database) as store:
-        assert await store.schema_version() == len(NAMES)
-    assert await postgres_schema(empty_database) == BEFORE["postgres"]
+async def test_on_postgres_the_migrations_make_the_schema_the_old_files_made(empty_database: EmptyDatabase) -> None:
+    assert await postgres_schema(await postgres_at(await empty_database(), len(NAMES))) == BEFORE["postgres"]
 
 
-@pytest.mark.parametrize("version", range(1, len(NAMES)))
-async def test_a_sqlite_database_part_migrated_ends_with_the_same_schema(tmp_path: Path, version: int) -> None:
-    """A database left at an older version (by the scripts as they are now) is brought to the newest schema."""
-    path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as old:
-        for number, _, sql in migrations("sqlite"):
-            if number <= version:
-                old.executescript(sql)
-        old.execute(f"PRAGMA user_version = {version}")
-    async with SqliteStore(path) as store:
-        assert await store.schema_version() == len(NAMES)
-    assert sqlite_schema(path) == BEFORE["sqlite"]
+@pytest.mark.parametrize("version", range(len(NAMES)))
+async def test_a_sqlite_database_at_any_version_is_migrated_to_the_newest_schema(tmp_path: Path, version: int) -> None:
+    """Opened by the store, a database left at an older version (0: a new one) gets what the scripts make."""
+    newest = len(schema())
+    async with SqliteStore(sqlite_at(tmp_path / "old.sqlite3", version)) as store:
+        assert await store.schema_version() == newest
+    assert sqlite_schema(tmp_path / "old.sqlite3") == sqlite_schema(sqlite_at(tmp_path / "new.sqlite3", newest))
 
 
-@pytest.mark.parametrize("version", [3, 7])
-async def test_a_postgres_database_part_migrated_ends_with_the_same_schema(empty_database: str, version: int) -> None:
-    old = await asyncpg.connect(empty_database)
-    try:
-        async with old.transaction():
-            for number, _, sql in migrations("postgres"):
-                if number <= version:
-                    await old.execute(sql)
-            await old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-            await old.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
-    finally:
-        await old.close()
-    async with PostgresStore(empty_database) as store:
-        assert await store.schema_version() == len(NAMES)
-    assert await postgres_schema(empty_database) == BEFORE["postgres"]
+@pytest.mark.parametrize("version", [0, 3, 7])
+async def test_a_postgres_database_at_an_older_version_is_migrated_to_the_newest_schema(
+        empty_database: EmptyDatabase, version: int) -> None:
+    newest = len(schema())
+    old = await postgres_at(await empty_database(), version)
+    async with PostgresStore(old) as store:
+        assert await store.schema_version() == newest
+    assert await postgres_schema(old) == await postgres_schema(await postgres_at(await empty_database(), newest))
 
 
 def test_both_databases_get_the_same_tables_columns_and_indexes() -> None:
@@ -175,9 +191,10 @@ def test_python_writes_a_time_as_the_store_keeps_it() -> None:
     assert stored_time(moment) == "2024-05-01T20:15:00.123Z"
 
 
-async def test_both_databases_clocks_write_a_time_as_python_does(tmp_path: Path, empty_database: str) -> None:
+async def test_both_databases_clocks_write_a_time_as_python_does(tmp_path: Path,
+                                                                  empty_database: EmptyDatabase) -> None:
     before = datetime.now(UTC) - timedelta(seconds=5)
-    async with SqliteStore(tmp_path / "k.sqlite3") as lite, PostgresStore(empty_database) as postgres:
+    async with SqliteStore(tmp_path / "k.sqlite3") as lite, PostgresStore(await empty_database()) as postgres:
         times = [(await (await store.db.execute(f"SELECT {sql}")).fetchone())[0]
                  for store in (lite, postgres) for sql in (store.dialect.clock, store.dialect.now)]
     times.append(stored_time(datetime.now(UTC)))
