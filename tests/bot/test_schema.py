@@ -145,10 +145,10 @@ async def test_a_postgres_database_at_an_older_version_is_migrated_to_the_newest
     assert await postgres_schema(old) == await postgres_schema(await postgres_at(await empty_database(), newest))
 
 
-def test_both_databases_get_the_same_tables_columns_and_indexes() -> None:
-    """SQLite's schema as the source makes it, against PostgreSQL's (which the source makes as before: above): the
-    same tables, their columns in the same order, nullable alike and holding the same kind of value, the same
-    indexes."""
+async def test_both_databases_get_the_same_tables_columns_and_indexes(empty_database: EmptyDatabase) -> None:
+    """What the migrations make in SQLite and in PostgreSQL: the same tables, their columns in the same order,
+    nullable alike and holding the same kind of value, the same indexes."""
+    postgres = await postgres_schema(await postgres_at(await empty_database(), len(schema())))
     kinds = {"TEXT": {"text"}, "REAL": {"double precision"}, "INTEGER": {"integer", "bigint"}}  # INTEGER: 64 bits
     with sqlite3.connect(":memory:") as db:
         for _, _, sql in migrations("sqlite"):
@@ -161,13 +161,13 @@ def test_both_databases_get_the_same_tables_columns_and_indexes() -> None:
         indexes = sorted(name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
                                                         "AND sql IS NOT NULL"))
     # PostgreSQL's schema_version is the migrations' bookkeeping, which SQLite keeps in PRAGMA user_version.
-    theirs = sorted((column for column in BEFORE["postgres"]["columns"] if column[0] != "schema_version"),
+    theirs = sorted((column for column in postgres["columns"] if column[0] != "schema_version"),
                     key=lambda column: column[0])
     assert [[table, name, not_null] for table, name, _, not_null in columns] == [
         [table, name, nullable == "NO"] for table, name, _, nullable, *_ in theirs]
     assert [kind in kinds[declared] for (*_, declared, _), (_, _, kind, *_) in zip(columns, theirs, strict=True)] == [
         True] * len(columns)
-    assert indexes == sorted(name for _, name, _ in BEFORE["postgres"]["indexes"]
+    assert indexes == sorted(name for _, name, _ in postgres["indexes"]
                              if not name.endswith(("_pkey", "_key")))
 
 
