@@ -123,3 +123,12 @@ def test_only_the_fake_discord_imports_unittest() -> None:
             if any(module.split(".")[0] == "unittest" for module in imported):
                 users.add(name)
     assert users == {"bot.fake_discord.offline_bot"}
+
+
+def test_the_services_never_import_the_store() -> None:
+    """The store is built on the services' models (tables, tournaments) and serves them through Protocols: a
+    service module importing the store would make the two folders need each other."""
+    modules = module_files()
+    services = [name for name in modules if name.startswith(("bot.tables", "bot.tournaments"))]
+    assert {name: sorted(target for target in imports_of(name, modules[name], modules)
+                         if target.startswith("bot.store")) for name in services} == {name: [] for name in services}

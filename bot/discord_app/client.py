@@ -23,7 +23,7 @@ from bot.discord_app.translator import Translator
 from bot.discord_app.views import KlaverjasItem
 from bot.store.base import SqlStore
 from bot.store.choose import store_for
-from bot.store.tournaments import TournamentStore
+from bot.store.tournaments import SqlTournamentStore
 from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
@@ -65,7 +65,7 @@ class KlaverjasBot(commands.Bot):
         self.shared = SharedTables(self.service.registry, self.service.driver, store, shards) \
             if store.dialect.notify is not None else None
         self.archive = MatchArchive(store, self.service.tables.get)  # matches that are over: replays, exports
-        self.tournaments = TournamentService(TournamentStore(store), self.service)
+        self.tournaments = TournamentService(SqlTournamentStore(store), self.service)
         self.tournaments.announce = lambda tournament, final: announce_final(self, tournament, final)
         self.tournaments.opened = lambda tournament: announce_opened(self, tournament)
         self.archive.tournament = self.tournaments.name_and_status  # a tournament's deals stay hidden until it closes

@@ -28,6 +28,7 @@ from bot.stats import ratings
 from bot.stats.facts import ai_key, human_key
 from bot.stats.figures import PlayerStats
 from bot.stats.ratings import GLOBAL_SCOPE
+from bot.store.backend import stored_time
 from bot.texts.catalog import t
 
 log = logging.getLogger(__name__)
@@ -120,5 +121,4 @@ def board_since(period: str) -> str | None:
     days = BOARD_PERIODS.get(period)
     if days is None:
         return None
-    start = datetime.now(UTC) - timedelta(days=days)
-    return start.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return stored_time((datetime.now(UTC) - timedelta(days=days)).replace(microsecond=0))

@@ -2,8 +2,8 @@
 
 Written once for both databases (``bot.store.backend``: SQLite by default, PostgreSQL when ``DATABASE_URL`` names
 one); ``bot.store.sqlite.SqliteStore`` and ``bot.store.postgres.PostgresStore`` only open their connection. The
-numbered scripts in ``bot/store/migrations`` (PostgreSQL's in ``migrations/postgres``, same numbers) are applied
-at start in one transaction. Every action is committed before the service announces it, so a restart replays
+numbered migrations in ``bot/store/migrations`` (``bot.store.schema``: each written once for both databases) are
+applied at start in one transaction. Every action is committed before the service announces it, so a restart replays
 exactly what players saw acknowledged.
 """
 
@@ -12,13 +12,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from functools import partial
-from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot.access import counts_in_stats
@@ -27,6 +24,7 @@ from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
 from bot.store.backend import Conflict, Connection, Dialect, Step, StoreError
 from bot.store.codec import decode_action, encode_action
+from bot.store.schema import migrations
 from bot.tables.model import (
     AccuracyPoint,
     Actor,
@@ -57,26 +55,6 @@ ANONYMOUS = 0
 # The tables forget_user changes (bot.store.stats.forget's among them): scrubbed after it.
 FORGET_TABLES = ("tables", "seats", "actions", "user_prefs", "hand_stats", "match_stats", "ratings", "rating_changes",
                  "review_decisions", "review_players", "tournament_entries", "tournaments")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-def _folder(dialect: str) -> Traversable:
-    folder = resources.files("bot.store") / "migrations"
-    return folder if dialect == "sqlite" else folder / dialect
-
-
-def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
-    """(number, file name, SQL) of every migration script of a dialect, in order; numbers must run 1, 2, 3 ..."""
-    found: list[tuple[int, str, str]] = []
-    for entry in _folder(dialect).iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    for expected, (number, name, _) in enumerate(found, start=1):
-        if number != expected:
-            raise StoreError(f"migration {name} is out of sequence: expected number {expected:04d}")
-    return found
 
 
 async def _backfill_stats(store: SqlStore) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.backend import Connection, SqliteConnection, StoreError, statements
-from bot.store.base import ANONYMOUS, DATA_STEPS, SqlStore, migrations
+from bot.store.base import ANONYMOUS, DATA_STEPS, SqlStore
+from bot.store.schema import migrations
 
 __all__ = ["ANONYMOUS", "DATA_STEPS", "DEFAULT_PATH", "SqliteStore", "StoreError", "migrations", "path_problem",
            "statements"]

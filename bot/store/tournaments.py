@@ -14,15 +14,11 @@ from bot.store import stats
 from bot.store.backend import Conflict, Connection
 from bot.store.base import SqlStore, upsert
 from bot.tables.model import Actor, Table, TableSettings
-from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
+from bot.tournaments.model import DuplicateEntry, Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Action
 
 
-class DuplicateEntry(Exception):
-    """The person already has an entry in this tournament (the database's unique key said so)."""
-
-
-class TournamentStore:
+class SqlTournamentStore:
     def __init__(self, store: SqlStore) -> None:
         self.store = store
 

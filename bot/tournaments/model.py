@@ -29,6 +29,11 @@ MAX_OPEN_TOURNAMENTS = 5
 DAILY_CREATOR = 0  # the creator id of a daily tournament: the bot opened it
 
 
+class DuplicateEntry(Exception):
+    """The person already has an entry in this tournament, or the server its daily tournament of the day (the
+    database's unique key said so)."""
+
+
 class TournamentStatus(StrEnum):
     OPEN = "open"  # entries may join and play
     CLOSING = "closing"  # no more entries; the AI finishes the tables still playing

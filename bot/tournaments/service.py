@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.access import tournament_figures
-from bot.store.tournaments import DuplicateEntry
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Actor, Delivery, Table, TableSettings
 from bot.tables.service import OpenPlace, TableService
@@ -36,6 +35,7 @@ from bot.tournaments.model import (
     MAX_PARTICIPANTS_LIMIT,
     MIN_HOURS,
     NAME_LIMIT,
+    DuplicateEntry,
     Entry,
     Tournament,
     TournamentConfig,
@@ -55,7 +55,7 @@ Opened = Callable[[Tournament], Awaitable[None]]
 
 
 class TournamentStore(Protocol):
-    """What the tournaments need from persistence (``bot.store.tournaments.TournamentStore`` implements it)."""
+    """What the tournaments need from persistence (``bot.store.tournaments.SqlTournamentStore`` implements it)."""
 
     async def create_tournament(self, tournament: Tournament) -> int: ...
 

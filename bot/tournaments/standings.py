@@ -148,7 +148,7 @@ def _with_scores(entry: Entry, scores: tuple[int, ...]) -> Entry:
 
 def placing(standings_: Standings, user_id: int) -> tuple[int, int] | None:
     """This person's place and the size of their field, once their entry finished (for ``/stats``' best placing:
-    see ``bot.store.tournaments.TournamentStore.tournament_summary``)."""
+    see ``bot.store.tournaments.SqlTournamentStore.tournament_summary``)."""
     row = standings_.row_of(user_id)
     if row is None or row.rank is None:
         return None

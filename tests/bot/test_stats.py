@@ -16,7 +16,7 @@ from bot.stats.facts import ai_key, human_key
 from bot.stats.ratings import GLOBAL_SCOPE, Rating, conservative
 from bot.store.base import SqlStore
 from bot.store.sqlite import SqliteStore, migrations
-from bot.store.tournaments import TournamentStore
+from bot.store.tournaments import SqlTournamentStore
 from bot.tables.model import Actor, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.service import ServiceConfig, TableService
@@ -417,7 +417,7 @@ def test_who_played_a_hand_the_ai_played_for_a_seat() -> None:
 
 async def test_a_tournaments_hands_are_counted_when_it_closes_not_before(new_store: StoreMaker) -> None:
     async with new_store() as store:
-        tournaments = TournamentStore(store)
+        tournaments = SqlTournamentStore(store)
         settings = TableSettings(Rules().with_changes(length="2"), ai_level=Level.NORMAL)
         tournament_id = await tournaments.create_tournament(
             Tournament(0, GUILD, CHANNEL, "Kerst", ANNA, settings, 5, 0.0, 3600.0))

@@ -19,13 +19,13 @@ from pg_server import StoreMaker
 from bot.store.backend import BATCH_WRITERS, Conflict, Step, numbered
 from bot.store.base import ANONYMOUS, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
-from bot.store.tournaments import DuplicateEntry, TournamentStore
+from bot.store.tournaments import SqlTournamentStore
 from bot.tables.events import GameProgress
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
 from bot.tables.service import ServiceConfig, TableService
 from bot.texts.language import Language
-from bot.tournaments.model import Entry, Tournament, TournamentConfig, TournamentStatus
+from bot.tournaments.model import DuplicateEntry, Entry, Tournament, TournamentConfig, TournamentStatus
 from engine.actions import Deal
 from engine.ai.players import Level
 from engine.cards import DECK, SEATS, Seat
@@ -141,7 +141,7 @@ async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlSto
     await store.set_user_delivery(ANNA, Delivery.THREAD)
     await store.set_user_delivery(ANNA, Delivery.DM)  # replaced, not doubled
     assert await store.user_delivery(ANNA) is Delivery.DM
-    tournaments = TournamentStore(store)
+    tournaments = SqlTournamentStore(store)
     tournament_id = await tournaments.create_tournament(tournament())
     entry_id = await tournaments.add_entry(Entry(0, tournament_id, ANNA, "Anna", 1.5, BERT, "Bert"))
     await store.forget_user(ANNA)
@@ -163,7 +163,7 @@ def tournament(**changes: object) -> Tournament:
 
 
 async def test_tournaments_entries_and_config_round_trip(store: SqlStore) -> None:
-    tournaments = TournamentStore(store)
+    tournaments = SqlTournamentStore(store)
     first = await tournaments.create_tournament(tournament())
     daily = await tournaments.create_tournament(tournament(daily="2024-05-01", creator_id=0))
     assert daily > first

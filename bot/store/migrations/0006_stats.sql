@@ -2,14 +2,14 @@
 -- action that settles a hand, the match rows and rating updates in the transaction that stores a match's end.
 -- A player is 'u:<discord user id>' for a person or 'ai:<level>' (easy, normal, hard) for an AI level.
 -- Games stored before this migration get their rows from a data step run after this script
--- (bot/store/stats.py backfill, registered in bot/store/sqlite.py DATA_STEPS), in the same transaction.
+-- (bot/store/stats.py backfill, registered in bot/store/base.py DATA_STEPS), in the same transaction.
 
 -- One row per settled hand and seat: who played that seat in that hand, and what the hand was for its team.
 CREATE TABLE hand_stats (
-    table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    table_id {int64} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
     hand INTEGER NOT NULL,  -- index in the match, from 0
     seat TEXT NOT NULL CHECK (seat IN ('N', 'E', 'S', 'W')),
-    guild_id INTEGER,
+    guild_id {int64},
     player TEXT NOT NULL,
     team TEXT NOT NULL CHECK (team IN ('NS', 'EW')),
     chose INTEGER NOT NULL,  -- 1: this seat chose trump
@@ -29,7 +29,7 @@ CREATE INDEX hand_stats_player ON hand_stats (player, settled_at, chose, made, n
 
 -- One row per match and participant (everyone who played a hand, acted, or sat at the end).
 CREATE TABLE match_stats (
-    table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    table_id {int64} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
     player TEXT NOT NULL,
     seat TEXT NOT NULL CHECK (seat IN ('N', 'E', 'S', 'W')),  -- the seat where they played most hands
     team TEXT NOT NULL CHECK (team IN ('NS', 'EW')),
@@ -40,9 +40,9 @@ CREATE TABLE match_stats (
     team_total INTEGER NOT NULL,
     other_total INTEGER NOT NULL,
     rated INTEGER NOT NULL,  -- 1: the match changed this player's ratings
-    guild_id INTEGER,
-    channel_id INTEGER,
-    thread_id INTEGER,
+    guild_id {int64},
+    channel_id {int64},
+    thread_id {int64},
     settings TEXT NOT NULL,  -- JSON: TableSettings.to_dict()
     ended_at TEXT NOT NULL,
     PRIMARY KEY (table_id, player)
@@ -52,11 +52,11 @@ CREATE INDEX match_stats_guild_player ON match_stats (guild_id, player, ended_at
 
 -- The current rating of each player per scope: 0 for global, else the server's id.
 CREATE TABLE ratings (
-    scope INTEGER NOT NULL,
+    scope {int64} NOT NULL,
     player TEXT NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    conservative REAL NOT NULL,  -- mu - 3 sigma (bot/stats/ratings.py), what the leaderboard ranks
+    mu {float64} NOT NULL,
+    sigma {float64} NOT NULL,
+    conservative {float64} NOT NULL,  -- mu - 3 sigma (bot/stats/ratings.py), what the leaderboard ranks
     matches INTEGER NOT NULL,  -- rated matches
     updated_at TEXT NOT NULL,
     PRIMARY KEY (scope, player)
@@ -65,13 +65,13 @@ CREATE INDEX ratings_board ON ratings (scope, conservative DESC, matches);
 
 -- Every rating change: before and after, per scope, player and match (the chart, and the periods of the board).
 CREATE TABLE rating_changes (
-    scope INTEGER NOT NULL,
+    scope {int64} NOT NULL,
     player TEXT NOT NULL,
-    table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
-    mu_before REAL NOT NULL,
-    sigma_before REAL NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
+    table_id {int64} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    mu_before {float64} NOT NULL,
+    sigma_before {float64} NOT NULL,
+    mu {float64} NOT NULL,
+    sigma {float64} NOT NULL,
     at TEXT NOT NULL,
     PRIMARY KEY (scope, player, table_id)
 );

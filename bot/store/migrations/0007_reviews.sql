@@ -2,24 +2,24 @@
 -- strong player's choice. Computed after the match in the AI workers (bot/tables/reviews.py).
 -- One row per reviewed match; a finished match with human decisions and no row here is still to review.
 CREATE TABLE reviews (
-    table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    table_id {int64} PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     hands INTEGER NOT NULL,
     error TEXT,  -- 'failed': what went wrong (it is not tried again by itself)
-    reviewed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    reviewed_at TEXT NOT NULL DEFAULT ({now})
 );
 
 -- Every reviewed decision; seq is the action's (actions.seq).
 CREATE TABLE review_decisions (
-    table_id INTEGER NOT NULL REFERENCES reviews (table_id) ON DELETE CASCADE,
+    table_id {int64} NOT NULL REFERENCES reviews (table_id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     hand INTEGER NOT NULL,
     trick INTEGER,  -- NULL: a call in the bidding
     seat TEXT NOT NULL CHECK (seat IN ('N', 'E', 'S', 'W')),
-    user_id INTEGER NOT NULL,
+    user_id {int64} NOT NULL,
     choice TEXT NOT NULL,  -- record notation: a card (JH) or a call (pass, play, C ...)
     best TEXT NOT NULL,
-    cost REAL NOT NULL,  -- points lost against best (0: the best, or as good)
+    cost {float64} NOT NULL,  -- points lost against best (0: the best, or as good)
     samples INTEGER NOT NULL,  -- sampled deals the numbers rest on
     reason TEXT,  -- why best is better: a hint code (engine/ai/hints.py HintCode), NULL when nothing was lost
     params TEXT,  -- JSON: the hint's params
@@ -28,12 +28,12 @@ CREATE TABLE review_decisions (
 
 -- Per match and person: what /stats shows over time (accuracy) and /klaverjas review sums up.
 CREATE TABLE review_players (
-    table_id INTEGER NOT NULL REFERENCES reviews (table_id) ON DELETE CASCADE,
-    user_id INTEGER NOT NULL,
+    table_id {int64} NOT NULL REFERENCES reviews (table_id) ON DELETE CASCADE,
+    user_id {int64} NOT NULL,
     seat TEXT NOT NULL CHECK (seat IN ('N', 'E', 'S', 'W')),
     decisions INTEGER NOT NULL,
     accurate INTEGER NOT NULL,  -- decisions within the tolerance of the best
-    lost REAL NOT NULL,  -- points lost in all
+    lost {float64} NOT NULL,  -- points lost in all
     hands INTEGER NOT NULL,  -- hands in which the person made a call or played a card
     lost_by_hand TEXT NOT NULL,  -- JSON list, one number per hand of the match
     PRIMARY KEY (table_id, user_id)
