@@ -141,6 +141,9 @@ class Announcer:
         # (table id, seat) -> the version whose DM hand a click's answer shows (``answer_hand``).
         self.answered: dict[tuple[int, Seat], int] = {}
         self.answering: dict[int, asyncio.Event] = {}  # message id -> set once the click's answer went out
+        # Hears every change of the tables this process owns; the service, built to let its front end store each
+        # finished game's end (``TableService.front_end_stores_end``), waits for ``store_end`` after the end went out.
+        service.subscribe(self.on_event)
 
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
