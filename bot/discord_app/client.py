@@ -19,6 +19,7 @@ from bot.discord_app.announcer import Announcer
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
 from bot.discord_app.handlers import handle_click, unknown_click
+from bot.discord_app.outbox import DeliveryConfig
 from bot.discord_app.tournament_handlers import announce_final, announce_opened, confirm_pair
 from bot.discord_app.translator import Translator
 from bot.discord_app.views import DYNAMIC_ITEMS, ConfirmPairButton, StatsItem, TableItem
@@ -45,7 +46,7 @@ class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False, schedule_tournaments: bool = True, shards: Shards | None = None,
-                 drawing_workers: int = 0, **client_options: Any) -> None:
+                 drawing_workers: int = 0, delivery: DeliveryConfig | None = None, **client_options: Any) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
@@ -65,7 +66,7 @@ class KlaverjasBot(commands.Bot):
                                     shared_store=store if store.dialect.notify is not None else None)
         self.shared = self.service.shared
         # drawing_workers: 1 draws the announcements' images in a process of its own, 0 in a thread (tests).
-        self.announcer = Announcer(self, self.service, drawing_workers=drawing_workers)
+        self.announcer = Announcer(self, self.service, delivery, drawing_workers=drawing_workers)
         self.tournaments = TournamentService(TournamentStore(store), self.service,
                                              announce=partial(announce_final, self),
                                              opened=partial(announce_opened, self))
