@@ -26,7 +26,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -109,6 +109,18 @@ def _note_prompt(table: Table, message_id: int | None, version: int | None) -> N
     table.prompt_message_id, table.prompt_version = message_id, version
 
 
+@dataclass
+class TableMessages:
+    """What the announcer keeps of one table in memory only (a restart starts afresh; the store keeps the message
+    ids, ``Table``): one object a table, forgotten as a whole once the table retires."""
+
+    roem: tuple[int, int] | None = None  # (message id, version) of the trick with the Roem! button
+    muted_until: float | None = None  # loop time until which the table's thread gets nothing (a 403)
+    # message id -> the fingerprint of what the message shows: an edit to the same is skipped.
+    shown: dict[int, Hashable] = field(default_factory=dict)
+    answered: dict[Seat, int] = field(default_factory=dict)  # seat -> the version a click's answer showed its hand
+
+
 @dataclass(frozen=True)
 class ClickAnswer:
     """The clicked message as the click's action left it, sent as the click's answer: one request both
@@ -134,13 +146,13 @@ class Announcer:
         self.service = service
         self.drawing = Lane("drawing", drawing_workers, niceness=DRAWING_NICENESS)
         self.outbox = Outbox(delivery)
-        self.roem_messages: dict[int, tuple[int, int]] = {}  # table id -> (message id, version) with Roem!
-        self.muted: dict[int, float] = {}  # table id -> loop time until which its thread gets nothing (a 403)
-        # table id -> message id -> the fingerprint of what the message shows: an edit to the same is skipped.
-        self.shown: dict[int, dict[int, Hashable]] = {}
-        # (table id, seat) -> the version whose DM hand a click's answer shows (``answer_hand``).
-        self.answered: dict[tuple[int, Seat], int] = {}
+        # What this process keeps of each table it announces besides the store's (``TableMessages``), from its first
+        # note until the table retires.
+        self.tables: dict[int, TableMessages] = {}
         self.answering: dict[int, asyncio.Event] = {}  # message id -> set once the click's answer went out
+        # Hears every change of the tables this process owns; the service, built to let its front end store each
+        # finished game's end (``TableService.front_end_stores_end``), waits for ``store_end`` after the end went out.
+        service.subscribe(self.on_event)
 
     async def close(self) -> None:
         """Let the queued messages go out for a moment, then stop."""
@@ -247,7 +259,8 @@ class Announcer:
                     refresh_table = True
         if event.seat is not None:
             hands.add(event.seat)
-            if self.answered.pop((table.id, event.seat), None) == event.version:
+            kept = self.tables.get(table.id)
+            if kept is not None and kept.answered.pop(event.seat, None) == event.version:
                 # The click's answer shows this seat's hand as this action left it; synced again later, it
                 # would only say whose turn it is by then.
                 hands.discard(event.seat)
@@ -373,25 +386,28 @@ class Announcer:
         self.outbox.retire(table.id, partial(self.forget, table))
 
     def forget(self, table: Table) -> None:
-        self.roem_messages.pop(table.id, None)
-        self.muted.pop(table.id, None)
-        self.shown.pop(table.id, None)
-        for seat in SEATS:
-            self.answered.pop((table.id, seat), None)
+        self.tables.pop(table.id, None)
+
+    def kept(self, table: Table) -> TableMessages:
+        """The table's ``TableMessages``, made at its first note."""
+        return self.tables.setdefault(table.id, TableMessages())
 
     # ------------------------------------------------------------ what each message shows
 
     def is_shown(self, table: Table, message_id: int, fingerprint: Hashable | None) -> bool:
-        return fingerprint is not None and self.shown.get(table.id, {}).get(message_id) == fingerprint
+        return fingerprint is not None and self.noted(table, message_id) == fingerprint
 
     def note_shown(self, table: Table, message_id: int, fingerprint: Hashable | None) -> None:
         if fingerprint is None:
-            self.shown.get(table.id, {}).pop(message_id, None)
+            kept = self.tables.get(table.id)
+            if kept is not None:
+                kept.shown.pop(message_id, None)
         else:
-            self.shown.setdefault(table.id, {})[message_id] = fingerprint
+            self.kept(table).shown[message_id] = fingerprint
 
     def noted(self, table: Table, message_id: int) -> Hashable | None:
-        return self.shown.get(table.id, {}).get(message_id)
+        kept = self.tables.get(table.id)
+        return kept.shown.get(message_id) if kept is not None else None
 
     def note_sent(self, table: Table, message_id: int, before: Hashable | None, fingerprint: Hashable | None) -> None:
         """An edit went out: note what it shows, unless a click was answered with the message's newer state
@@ -415,7 +431,7 @@ class Announcer:
         version = table.version
 
         def answered() -> None:
-            self.answered[(table.id, seat)] = version
+            self.kept(table).answered[seat] = version
 
         def failed() -> None:
             self.note_shown(table, message_id, None)
@@ -493,17 +509,19 @@ class Announcer:
         await self.service.keep_discord(table, change)
 
     def silenced(self, table: Table) -> bool:
-        until = self.muted.get(table.id)
-        if until is not None and asyncio.get_running_loop().time() >= until:
-            del self.muted[table.id]
-            until = None
-        return until is not None
+        kept = self.tables.get(table.id)
+        if kept is None or kept.muted_until is None:
+            return False
+        if asyncio.get_running_loop().time() >= kept.muted_until:
+            kept.muted_until = None
+            return False
+        return True
 
     def silence(self, table: Table, error: discord.HTTPException) -> None:
         """Discord refuses us in the table's thread (403): stop asking for a while, every refusal counts
         towards a ban for invalid requests."""
         pause = self.outbox.config.forbidden_pause
-        self.muted[table.id] = asyncio.get_running_loop().time() + pause
+        self.kept(table).muted_until = asyncio.get_running_loop().time() + pause
         log.warning("table %s: Discord refuses messages in its thread (%s): none sent there for %.0f s",
                     table.id, error, pause)
 
@@ -583,13 +601,14 @@ class Announcer:
     async def post_trick(self, table: Table, payload: Payload, version: int) -> None:
         message_id = await self.post(table, payload)
         if payload.view is not None and message_id is not None:
-            self.roem_messages[table.id] = (message_id, version)
+            self.kept(table).roem = (message_id, version)
 
     async def expire_roem(self, table: Table, version: int) -> None:
         """The Roem! button lasts until the next card (or the claim): take it away."""
-        roem = self.roem_messages.get(table.id)
-        if roem is not None and version > roem[1]:
-            del self.roem_messages[table.id]
+        kept = self.tables.get(table.id)
+        roem = kept.roem if kept is not None else None
+        if kept is not None and roem is not None and version > roem[1]:
+            kept.roem = None
             await self.take_buttons_away(table, roem[0])
 
     async def sync_lobby(self, table: Table, build: Callable[[Table], Payload] = lobby_message) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from functools import partial
 from typing import Any
 
 import discord
@@ -18,6 +19,7 @@ from bot.discord_app.announcer import Announcer
 from bot.discord_app.clicks import clickable_items, handle_click, unknown_click
 from bot.discord_app.config import BotConfig
 from bot.discord_app.failures import KlaverjasTree
+from bot.discord_app.outbox import DeliveryConfig
 from bot.discord_app.tournament_handlers import announce_final, announce_opened
 from bot.discord_app.translator import Translator
 from bot.discord_app.views import KlaverjasItem
@@ -28,7 +30,6 @@ from bot.tables.archive import MatchArchive
 from bot.tables.driver import ChooseFn
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.shards import Shards
-from bot.tables.shared import SharedTables
 from bot.tables.thinking import Thinker
 from bot.texts.catalog import COMMAND_TEXTS
 from bot.tournaments.scheduler import TournamentScheduler
@@ -45,33 +46,34 @@ class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False, schedule_tournaments: bool = True, shards: Shards | None = None,
-                 drawing_workers: int = 0, **client_options: Any) -> None:
+                 drawing_workers: int = 0, delivery: DeliveryConfig | None = None, **client_options: Any) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, tree_cls=KlaverjasTree, allowed_mentions=discord.AllowedMentions.none(),
                          **client_options)
+        # Built in the order they need each other, each given what it needs (nothing is wired in afterwards).
         self.store = store
         self.thinker = Thinker(ai_workers, warm=warm_up)
         self._warm_task: asyncio.Task[None] | None = None
-        self.service = TableService(store, service_config, choose=choose, thinker=self.thinker)
-        # drawing_workers: 1 draws the announcements' images in a process of its own, 0 in a thread (tests).
-        self.announcer = Announcer(self, self.service, drawing_workers=drawing_workers)
-        self.service.subscribe(self.announcer.on_event, stores_end=True)
         # In PostgreSQL other bot processes may share the store: each table is played and announced by the process
-        # whose shards hold its guild (bot.tables.shared); with SQLite this process is the only one.
+        # whose shards hold its guild (bot.tables.shared); with SQLite this process is the only one. The announcer
+        # stores each finished game's end once it went out.
         shards = shards or Shards()
-        self.shared = SharedTables(self.service.registry, self.service.driver, store, shards) \
-            if store.dialect.notify is not None else None
-        self.archive = MatchArchive(store, self.service.tables.get)  # matches that are over: replays, exports
-        self.tournaments = TournamentService(SqlTournamentStore(store), self.service)
-        self.tournaments.announce = lambda tournament, final: announce_final(self, tournament, final)
-        self.tournaments.opened = lambda tournament: announce_opened(self, tournament)
-        self.archive.tournament = self.tournaments.name_and_status  # a tournament's deals stay hidden until it closes
+        self.service = TableService(store, service_config, choose=choose, thinker=self.thinker,
+                                    front_end_stores_end=True, shards=shards,
+                                    shared_store=store if store.dialect.notify is not None else None)
+        self.shared = self.service.shared
+        # drawing_workers: 1 draws the announcements' images in a process of its own, 0 in a thread (tests).
+        self.announcer = Announcer(self, self.service, delivery, drawing_workers=drawing_workers)
+        self.tournaments = TournamentService(SqlTournamentStore(store), self.service,
+                                             announce=partial(announce_final, self),
+                                             opened=partial(announce_opened, self))
+        # Matches that are over: replays, exports; a tournament's deals stay hidden until it closes.
+        self.archive = MatchArchive(store, self.service.table_in_memory, self.tournaments.name_and_status)
         # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
         # Once per deployment: in the process that runs shard 0.
-        self.service.reviews.catches_up = shards.first
         self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments and shards.first else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands

@@ -6,6 +6,7 @@ except the token. ``VARIABLES`` describes them for ``klaverjas bot --help``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import os
@@ -28,6 +29,16 @@ MIN_TURN_TIME = 10.0  # seconds: the reminder comes at half time, and less would
 MIN_LOBBY_TIMEOUT = 60.0  # seconds: less would close a lobby before people could read it and join
 MIN_DESERTED_GRACE = 30.0  # seconds: less would end a table before anyone could take a seat or press I'm back
 
+# The defaults live where they are used (the table service's ``ServiceConfig``); the variables only name them.
+SERVICE_DEFAULTS = ServiceConfig()
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_AI_WORKERS = 1
+
+
+def _shown(seconds: float) -> str:
+    """A default as ``--help`` shows it: 120, not 120.0."""
+    return f"{seconds:g}"
+
 
 @dataclass(frozen=True, slots=True)
 class Variable:
@@ -46,16 +57,18 @@ VARIABLES: tuple[Variable, ...] = (
              "bot is started in"),
     Variable("KLAVERJAS_DEV_GUILD", None,
              "a server id: sync slash commands to that server only, instantly (unset: to every server)"),
-    Variable("KLAVERJAS_LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR"),
-    Variable("KLAVERJAS_AI_PAUSE", "1", "seconds an AI player waits before acting, 0 or more"),
-    Variable("KLAVERJAS_TURN_TIME", "120",
+    Variable("KLAVERJAS_LOG_LEVEL", DEFAULT_LOG_LEVEL, "DEBUG, INFO, WARNING or ERROR"),
+    Variable("KLAVERJAS_AI_PAUSE", _shown(SERVICE_DEFAULTS.ai_pause),
+             "seconds an AI player waits before acting, 0 or more"),
+    Variable("KLAVERJAS_TURN_TIME", _shown(SERVICE_DEFAULTS.turn_time),
              f"seconds a player has per turn, at least {MIN_TURN_TIME:g} (a reminder at half time, then the AI "
              "plays the turn)"),
-    Variable("KLAVERJAS_DEAL_PAUSE", "2", "seconds between the end of a hand and the next deal, 0 or more"),
-    Variable("KLAVERJAS_AI_WORKERS", "1",
+    Variable("KLAVERJAS_DEAL_PAUSE", _shown(SERVICE_DEFAULTS.deal_pause),
+             "seconds between the end of a hand and the next deal, 0 or more"),
+    Variable("KLAVERJAS_AI_WORKERS", str(DEFAULT_AI_WORKERS),
              "worker processes for AI decisions (hints and match reviews have one more each); 0 runs them in "
              "threads"),
-    Variable("KLAVERJAS_LOBBY_TIMEOUT", "1800",
+    Variable("KLAVERJAS_LOBBY_TIMEOUT", _shown(SERVICE_DEFAULTS.lobby_timeout),
              f"seconds a lobby waits for its host to start it, at least {MIN_LOBBY_TIMEOUT:g}; then it closes"),
 )
 
@@ -71,20 +84,16 @@ class BotConfig:
         """The database in use, for the log and messages (a URL's password hidden)."""
         return safe_url(self.database_url) if self.database_url else str(self.db_path)
     dev_guild: int | None = None  # sync commands to this guild only: instant, for development
-    log_level: str = "INFO"
-    ai_pause: float = 1.0
-    turn_time: float = 120.0
-    deal_pause: float = 2.0
-    ai_workers: int = 1  # processes for AI decisions (hints: one more); 0 = threads in the bot's process
-    lobby_timeout: float = 1800.0
-    deserted_grace: float = 300.0
+    log_level: str = DEFAULT_LOG_LEVEL
+    ai_workers: int = DEFAULT_AI_WORKERS  # processes for AI decisions (hints: one more); 0: threads in this process
+    service: ServiceConfig = field(default_factory=ServiceConfig)  # pauses, turn time, lobby timeout, deserted grace
     # ``klaverjas bot --shards 0-3 --shard-count 8``: the gateway shards this process runs (None: not sharded).
     shard_ids: frozenset[int] | None = None
     shard_count: int | None = None
 
     def service_config(self) -> ServiceConfig:
-        return ServiceConfig(ai_pause=self.ai_pause, deal_pause=self.deal_pause, turn_time=self.turn_time,
-                             lobby_timeout=self.lobby_timeout, deserted_grace=self.deserted_grace)
+        """A copy for one bot: the service's config is mutable (tests change it on a running bot)."""
+        return dataclasses.replace(self.service)
 
 
 HIDDEN = "[token hidden]"
@@ -184,7 +193,7 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
     guild_raw = merged.get("KLAVERJAS_DEV_GUILD", "").strip()
     if guild_raw and not guild_raw.isdigit():
         raise ConfigError(f"KLAVERJAS_DEV_GUILD must be a server id (a number), not {guild_raw!r}")
-    level = merged.get("KLAVERJAS_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    level = merged.get("KLAVERJAS_LOG_LEVEL", DEFAULT_LOG_LEVEL).strip().upper() or DEFAULT_LOG_LEVEL
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"KLAVERJAS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     # Made absolute once, here, so the log shows which file is used and nothing later depends on the folder.
@@ -202,10 +211,13 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
         db_path=db_path if str(db_path) == ":memory:" else db_path.absolute(),
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,
-        ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", 1.0, 0.0),
-        turn_time=_number(merged, "KLAVERJAS_TURN_TIME", 120.0, MIN_TURN_TIME),
-        deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", 2.0, 0.0),
-        ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", 1),
-        lobby_timeout=_number(merged, "KLAVERJAS_LOBBY_TIMEOUT", 1800.0, MIN_LOBBY_TIMEOUT),
-        deserted_grace=_number(merged, "KLAVERJAS_DESERTED_GRACE", 300.0, MIN_DESERTED_GRACE),
+        ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", DEFAULT_AI_WORKERS),
+        service=ServiceConfig(
+            ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", SERVICE_DEFAULTS.ai_pause, 0.0),
+            turn_time=_number(merged, "KLAVERJAS_TURN_TIME", SERVICE_DEFAULTS.turn_time, MIN_TURN_TIME),
+            deal_pause=_number(merged, "KLAVERJAS_DEAL_PAUSE", SERVICE_DEFAULTS.deal_pause, 0.0),
+            lobby_timeout=_number(merged, "KLAVERJAS_LOBBY_TIMEOUT", SERVICE_DEFAULTS.lobby_timeout,
+                                  MIN_LOBBY_TIMEOUT),
+            deserted_grace=_number(merged, "KLAVERJAS_DESERTED_GRACE", SERVICE_DEFAULTS.deserted_grace,
+                                   MIN_DESERTED_GRACE)),
     )

@@ -91,8 +91,8 @@ class OfflineBot:
     async def __aenter__(self) -> OfflineBot:
         store = await store_at(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers, choose=self.choose,
-                           warm_up=self.warm_up, schedule_tournaments=False, drawing_workers=self.drawing_workers)
-        bot.announcer.outbox.config = self.delivery
+                           warm_up=self.warm_up, schedule_tournaments=False, drawing_workers=self.drawing_workers,
+                           delivery=self.delivery)
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         connect_offline(bot)

@@ -67,12 +67,13 @@ class MatchSummary:
 
 
 class MatchArchive:
-    def __init__(self, store: ArchiveStore | None, live: Callable[[int], Table | None]) -> None:
+    def __init__(self, store: ArchiveStore | None, live: Callable[[int], Table | None],
+                 tournament: Callable[[int], Awaitable[tuple[str, TournamentStatus] | None]] | None = None) -> None:
         self.store = store
         self.live = live  # a table the service keeps in memory, whose status is newer than the store's
         # A tournament table's deals are every entry's: the name and status of its tournament (None: no such
-        # tournament), for bot.access to decide who may see its record. Set by the front end (bot.tournaments).
-        self.tournament: Callable[[int], Awaitable[tuple[str, TournamentStatus] | None]] | None = None
+        # tournament), for bot.access to decide who may see its record (``TournamentService.name_and_status``).
+        self.tournament = tournament
         self._outcomes: OrderedDict[int, Outcome] = OrderedDict()
 
     def status(self, table: Table) -> TableStatus:

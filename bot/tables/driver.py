@@ -87,8 +87,6 @@ class TableDriver:
         self.config = config
         self.thinker = thinker
         self.choose = choose  # a replacement chooser (tests), run in a thread; else the thinker decides
-        # Whether this process runs the table's timers and AI turns (``bot.tables.shared``: the owner of its shard).
-        self.owns: Callable[[Table], bool] = lambda table: True
         self._closed = False
 
     # ------------------------------------------------------------ tasks
@@ -102,7 +100,7 @@ class TableDriver:
         old = table.task
         if old is not None and old is not current and not old.done() and not table.task_locked:
             old.cancel()
-        if table.status in (TableStatus.LOBBY, TableStatus.PLAYING) and not self.owns(table):
+        if table.status in (TableStatus.LOBBY, TableStatus.PLAYING) and not self.registry.owns(table):
             table.task = None  # another process plays it; only a table that is over leaves memory here too
             return
         # What to run is chosen now, for this state; it starts only inside the task (a task cancelled

@@ -87,7 +87,13 @@ class _Keys:
 
 
 class TableRegistry:
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store | None, *, front_end_stores_end: bool = False,
+                 on_end: Callable[[int], None] | None = None) -> None:
+        """``front_end_stores_end``: a finished game is stored as finished only once its end is announced, so a
+        crash before that leaves the table to be restored and its end announced again. A front end that announces
+        from its own task says so here and calls ``store_end`` after the end went out; without one, ``apply``
+        stores it. ``on_end`` is told the id of a finished game once its end is stored (the match reviews start
+        there)."""
         self.store = store
         self.tables: dict[int, Table] = {}
         self._by_thread: dict[int, int] = {}
@@ -95,19 +101,34 @@ class TableRegistry:
         self._by_user: dict[int, set[int]] = {}
         self._keys: dict[int, _Keys] = {}
         self._subscribers: list[Subscriber] = []
-        # A finished game is stored as finished only once its end is announced: a crash before that leaves
-        # the table to be restored and its end announced again. A front end that announces from its own
-        # task sets this and calls ``store_end`` after the end went out; without one, ``apply`` stores it.
-        self.front_end_stores_end = False
-        # Told the id of a finished game once its end is stored (the match reviews start there).
-        self.on_end: Callable[[int], None] | None = None
-        # Set when other processes share the store: tables another process owns are announced there.
+        self.front_end_stores_end = front_end_stores_end
+        self.on_end = on_end
+        # When other processes share the store: tables another process owns are announced there (``share``).
         self.shared: Sharing | None = None
+        # Table id -> set at the table's next change (``changed``), for those waiting on it (``next_change``).
+        self._changes: dict[int, asyncio.Event] = {}
         self._next_id = 1
+
+    def share(self, shared: Sharing) -> None:
+        """Other processes share the store. The one link made after construction: ``SharedTables`` keeps its
+        copies in this registry, so it is built after it (by the table service, which links them at once)."""
+        self.shared = shared
+        for table in self.tables.values():
+            shared.guard(table)
 
     def owns(self, table: Table) -> bool:
         """This process runs the table's timers and AI turns and announces it (all tables, unless shared)."""
         return self.shared is None or self.shared.owns(table)
+
+    def changed(self, table: Table) -> None:
+        """The table changed (an event, its copy brought up to date, or it left memory): wake who waits for it."""
+        waiting = self._changes.pop(table.id, None)
+        if waiting is not None:
+            waiting.set()
+
+    async def next_change(self, table: Table) -> None:
+        """Return at the table's next change (``changed``): an event instead of polling."""
+        await self._changes.setdefault(table.id, asyncio.Event()).wait()
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
@@ -115,6 +136,7 @@ class TableRegistry:
     async def emit(self, event: ServiceEvent) -> None:
         """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring). At a
         table another process owns, that process is told instead (its actions it reads from the store)."""
+        self.changed(event.table)
         if self.shared is not None and not self.shared.owns(event.table):
             await self.shared.forward(event)
             return
@@ -155,6 +177,7 @@ class TableRegistry:
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._unindex(table.id)
+            self.changed(table)
 
     async def discard(self, table: Table) -> None:
         """A lobby that never got its message: gone from memory and from the store."""

@@ -1,6 +1,6 @@
 """Reviews of finished matches: computed after the match, in the AI workers' review lane, and stored.
 
-A match is reviewed once its end is stored (``TableRegistry.on_end``); at start, finished matches that
+A match is reviewed once its end is stored (the registry's ``on_end``); at start, finished matches that
 have none yet are queued again (``catch_up``), so a restart loses no review. One match is reviewed at a
 time, hand by hand (one worker job a hand, a few seconds), in a worker of its own at a lower priority
 (``bot.tables.thinking``): play and hints never wait for a review. What the review says of each
@@ -42,12 +42,12 @@ class ReviewStore(Protocol):
 
 
 class Reviews:
-    def __init__(self, store: ReviewStore | None, thinker: Thinker) -> None:
+    def __init__(self, store: ReviewStore | None, thinker: Thinker, *, catches_up: bool = True) -> None:
         self.store = store
         self.thinker = thinker
         # At start, review what a stop left unreviewed; of several processes sharing a store, one does
         # (``bot.tables.shared``), each reviews the ends it announces.
-        self.catches_up = True
+        self.catches_up = catches_up
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         # Queued or being reviewed: hands done and the match's hands (0, 0 until it starts).

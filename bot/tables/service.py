@@ -33,6 +33,8 @@ from bot.tables.events import (
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import Store, TableRegistry, replay
 from bot.tables.reviews import Reviews, ReviewStore
+from bot.tables.shards import Shards
+from bot.tables.shared import POLL_SECONDS, SharedStore, SharedTables
 from bot.tables.thinking import Thinker
 from bot.texts.language import Language
 from engine.actions import Call, Claim, Decline
@@ -57,13 +59,28 @@ AUTOPLAY_STALL = 120.0  # seconds without a new action before ``finish_by_ai`` s
 
 class TableService:
     def __init__(self, store: Store | None = None, config: ServiceConfig | None = None,
-                 choose: ChooseFn | None = None, thinker: Thinker | None = None) -> None:
-        self.registry = TableRegistry(store)
+                 choose: ChooseFn | None = None, thinker: Thinker | None = None, *,
+                 front_end_stores_end: bool = False, shards: Shards | None = None,
+                 shared_store: SharedStore | None = None, poll_seconds: float = POLL_SECONDS) -> None:
+        """Builds its parts in the order they need each other: the reviews, the registry (which tells the reviews
+        of each stored end), the driver (which changes tables through the registry), and, when ``shared_store``
+        says other processes share the store, this process's part in that (``bot.tables.shared``: the tables its
+        ``shards`` hold are its own).
+
+        ``front_end_stores_end``: the front end announces from its own task and calls ``store_end`` once a finished
+        game's end went out (until then the store keeps the game running, to announce it again after a crash)."""
         thinker = thinker or Thinker(0, warm=False)
         config = config or ServiceConfig()
+        shards = shards or Shards()
+        # Of several processes sharing a store, the one running shard 0 reviews what a stop left unreviewed.
+        self.reviews = Reviews(store if config.reviews and isinstance(store, ReviewStore) else None, thinker,
+                               catches_up=shards.first)
+        self.registry = TableRegistry(store, front_end_stores_end=front_end_stores_end, on_end=self.reviews.request)
         self.driver = TableDriver(self.registry, config, thinker, choose)
-        self.reviews = Reviews(store if config.reviews and isinstance(store, ReviewStore) else None, thinker)
-        self.registry.on_end = self.reviews.request
+        self.shared = SharedTables(self.registry, self.driver, shared_store, shards, poll_seconds) \
+            if shared_store is not None else None
+        if self.shared is not None:
+            self.registry.share(self.shared)
         # Each table's seed (deals, AI choices); replaceable so tests can repeat a table exactly.
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(1 << 62)
         self.clock: Callable[[], float] = time.monotonic  # for the hint cooldown; tests move it by hand
@@ -77,12 +94,18 @@ class TableService:
     def tables(self) -> dict[int, Table]:
         return self.registry.tables
 
-    def subscribe(self, subscriber: Subscriber, *, stores_end: bool = False) -> None:
-        """``stores_end``: the subscriber announces from its own task and calls ``store_end`` once a finished
-        game's end went out (until then the store keeps the game running, to announce it again after a crash)."""
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Hear of every change of the tables this process owns (``bot.tables.events``)."""
         self.registry.subscribe(subscriber)
-        if stores_end:
-            self.registry.front_end_stores_end = True
+
+    def table_in_memory(self, table_id: int) -> Table | None:
+        """The table, while memory holds it (live, or over a little while); None otherwise (the store has it)."""
+        return self.registry.tables.get(table_id)
+
+    def tournament_table(self, tournament_id: int, host_id: int) -> Table | None:
+        """The tournament table in memory that ``host_id`` plays at (one per entry), if there is one."""
+        return next((table for table in self.registry.tables.values()
+                     if table.tournament_id == tournament_id and table.host_id == host_id), None)
 
     async def mark_announced(self, table: Table, count: int) -> None:
         """The front end finished announcing the table's first ``count`` actions."""
@@ -621,11 +644,13 @@ class TableService:
         loop = asyncio.get_running_loop()
         version, since = table.version, loop.time()
         while table.running:
-            await asyncio.sleep(0.01)
+            left = since + AUTOPLAY_STALL - loop.time()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.registry.next_change(table), left)
             if table.version != version:
                 version, since = table.version, loop.time()
-            elif loop.time() - since > AUTOPLAY_STALL:
-                break
         return table
 
     # ------------------------------------------------------------ finding tables

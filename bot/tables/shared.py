@@ -91,10 +91,6 @@ class SharedTables:
         self.poll_seconds = poll_seconds
         self._work: dict[int, asyncio.Task[None]] = {}  # table id -> its notices, handled one after another
         self._poll: asyncio.Task[None] | None = None
-        registry.shared = self
-        driver.owns = self.owns
-        for table in registry.tables.values():
-            self.guard(table)
 
     def owns(self, table: Table) -> bool:
         return self.shards.owns(table.guild_id)
@@ -137,6 +133,7 @@ class SharedTables:
         log.debug("table %s: revision %s, %d action(s) from the store, now at %d", table.id, revision, len(actions),
                   table.version)
         self.registry.reindex(table)
+        self.registry.changed(table)  # also where nothing is announced: a copy's waiters see it move on
         if self.owns(table):
             for event in progress:
                 await self.registry.emit(event)

@@ -107,13 +107,15 @@ class TournamentStore(Protocol):
 
 
 class TournamentService:
-    def __init__(self, store: TournamentStore, tables: TableService, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: TournamentStore, tables: TableService, clock: Callable[[], float] = time.time, *,
+                 announce: Announce | None = None, opened: Opened | None = None) -> None:
+        """``announce`` and ``opened`` are the front end's: it posts the final standings and a daily opening."""
         self.store = store
         self.tables = tables
         self.clock = clock  # wall clock (Unix seconds): closing times survive a restart; tests use a fake one
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(1 << 62)
-        self.announce: Announce | None = None  # set by the front end
-        self.opened: Opened | None = None
+        self.announce = announce
+        self.opened = opened
         self._locks: dict[int, asyncio.Lock] = {}  # per tournament: joins and the closing one at a time
         self._closing: dict[int, asyncio.Task[None]] = {}
         self._creating: dict[int, asyncio.Lock] = {}  # per server: one tournament created at a time
@@ -267,8 +269,7 @@ class TournamentService:
                           open_place: OpenPlace, languages: dict[Seat, Language] | None = None) -> Table:
         """The entry's table; if the place cannot be made, an entry that never had a table is withdrawn. A table
         made for it before a crash cut the link (it plays on, restored) is linked again rather than made twice."""
-        made = next((t for t in self.tables.tables.values()
-                     if t.tournament_id == tournament.id and t.host_id == entry.user_id), None)
+        made = self.tables.tournament_table(tournament.id, entry.user_id)
         if made is not None:
             entry.table_id = made.id
             await self.store.set_entry_table(entry.id, made.id)
@@ -307,7 +308,7 @@ class TournamentService:
     async def _state_of(self, table_id: int) -> TableState | None:
         """The table's scores so far, whether it is over and whether the AI played for its people (from memory,
         else from the store, so it holds after a restart too)."""
-        table = self.tables.tables.get(table_id)
+        table = self.tables.table_in_memory(table_id)
         if table is not None:
             return table_state(table, table.game.actions, table.actors)
         stored = await self.store.load_table(table_id)
@@ -384,7 +385,7 @@ class TournamentService:
         async def finish(entry: Entry) -> None:
             assert entry.table_id is not None
             state = await self._state_of(entry.table_id)
-            if state is not None and not state.over and entry.table_id in self.tables.tables:
+            if state is not None and not state.over and self.tables.table_in_memory(entry.table_id) is not None:
                 await self.tables.finish_by_ai(entry.table_id)
                 state = await self._state_of(entry.table_id)
             if state is not None and state.over:

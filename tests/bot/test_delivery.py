@@ -392,7 +392,7 @@ async def test_a_thread_that_forbids_posting_is_left_alone_and_costs_no_turn(tmp
         assert table.status is TableStatus.FINISHED and Actor.TIMER in table.actors
         assert info.misses == 0 and not info.away  # not one of her turns reached her
         assert len(fake.failed) == 1  # refused once, then not asked again (invalid requests earn a ban)
-        assert bot_of(h).announcer.muted == {} and bot_of(h).announcer.outbox.tables == set()
+        assert bot_of(h).announcer.tables == {} and bot_of(h).announcer.outbox.tables == set()
 
 
 # ------------------------------------------------------------------ ended tables are forgotten
@@ -404,7 +404,7 @@ async def test_a_finished_table_leaves_nothing_behind_in_the_announcer(tmp_path:
         announcer = bot_of(h).announcer
         await play_to_end(h, table_id, [ANNA, BERT])
         assert table_of(h, table_id).status is TableStatus.FINISHED
-        assert announcer.outbox.tables == set() and announcer.roem_messages == {} and announcer.muted == {}
+        assert announcer.outbox.tables == set() and announcer.tables == {}
 
 
 async def test_a_stopped_table_forgets_its_roem_button(tmp_path: Path) -> None:
@@ -413,10 +413,10 @@ async def test_a_stopped_table_forgets_its_roem_button(tmp_path: Path) -> None:
         users = [ANNA, BERT, CHRIS, EVA]
         table_id = await started(h, ANNA, users[1:], roem="declared", length="1")
         announcer = bot_of(h).announcer
-        await until(h, lambda: table_id in announcer.roem_messages, users)
+        await until(h, lambda: table_id in announcer.tables and announcer.tables[table_id].roem is not None, users)
         await h.command(ANNA, "stop", channel_id=thread_of(h, table_id))
         assert table_of(h, table_id).status is TableStatus.STOPPED
-        assert table_id not in announcer.roem_messages and announcer.outbox.tables == set()
+        assert table_id not in announcer.tables and announcer.outbox.tables == set()
 
 
 async def test_a_stopped_table_gets_a_last_try_then_is_forgotten(tmp_path: Path) -> None:

@@ -212,3 +212,19 @@ async def test_migrations_are_applied_once(new_store: StoreMaker) -> None:
             async with store.db.execute("PRAGMA journal_mode") as cursor:
                 row = await cursor.fetchone()
             assert row is not None and row[0] == "wal"
+
+
+async def test_a_tables_next_change_wakes_who_waits_for_it() -> None:
+    """What ``finish_by_ai`` waits on instead of polling: an event of the table, or the table leaving memory."""
+    service = TableService(None, FAST, choose=first_legal)
+    table = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(), seed=7)
+    joined = asyncio.get_running_loop().create_task(service.registry.next_change(table))
+    await asyncio.sleep(0.01)
+    assert not joined.done()  # nothing happened yet
+    await service.join(table.id, HOST + 1, "Bert")
+    await asyncio.wait_for(joined, 1)
+    evicted = asyncio.get_running_loop().create_task(service.registry.next_change(table))
+    await asyncio.sleep(0)
+    service.registry.evict(table)
+    await asyncio.wait_for(evicted, 1)
+    await service.close()

@@ -19,7 +19,6 @@ from bot.tables.events import GameProgress, ServiceEvent
 from bot.tables.model import TableSettings, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.shards import Shards, parse_shards, shard_of
-from bot.tables.shared import SharedTables
 from engine.actions import Call
 from engine.ai.players import Level, make_player
 from engine.cards import Card
@@ -44,10 +43,11 @@ class Process:
     async def __aenter__(self) -> Process:
         await self.store.open()
         config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3600, reviews=False)
-        self.service = TableService(self.store, config, choose=choose)
+        self.service = TableService(self.store, config, choose=choose, shards=Shards(2, frozenset({self.shard})),
+                                    shared_store=self.store, poll_seconds=0.2)
         self.service.subscribe(self.listen)
-        self.shared = SharedTables(self.service.registry, self.service.driver, self.store,
-                                   Shards(2, frozenset({self.shard})), poll_seconds=0.2)
+        assert self.service.shared is not None
+        self.shared = self.service.shared
         await self.shared.start()
         return self
 
