@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call, Choice, Claim
 from engine.ai.claims import claim_or_decline
+from engine.ai.reveals import play_inference, plays_seen, trick_so_far, whole_suits
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
 from engine.game import Phase
 from engine.randomness import RandomSource, make_rng
@@ -109,41 +110,26 @@ class Knowledge:
         self.void = [0, 0, 0, 0]  # per seat, a bit per suit
         self.signal_up = 0  # suits partner asked for
         self.signal_down = 0  # suits partner said no to
-        for trick in view.tricks:
-            self._read_trick(trick.leader, trick.cards)
-        if view.trick_leader is not None and view.trick:
-            self._read_trick(view.trick_leader, view.trick)
+        for seat, before, card in plays_seen(view):
+            if before:
+                self._read_play(seat, before, card)
 
-    def _read_trick(self, leader: Seat, cards: tuple[Card, ...]) -> None:
+    def _read_play(self, seat: Seat, before: tuple[int, ...], card: int) -> None:
         trump = self.trump
-        led = cards[0] >> 3
-        head = 0
-        head_power = rulebook.card_power(cards[0], trump, led)
-        top = rulebook.TRUMP_STRENGTH[cards[0] & 7] if led == trump else -1
-        partner = self.seat.partner
-        for position in range(1, len(cards)):
-            card = int(cards[position])
-            seat = SEATS[(leader + position) & 3]
-            suit = card >> 3
-            if suit != led:
-                self.void[seat] |= 1 << led
-                if led != trump and suit != trump:
-                    partner_heads = position >= 2 and head == position - 2
-                    exempt = self.amsterdam and partner_heads
-                    # Not trumping shows a trump void unless the rules let the seat keep its trumps.
-                    if not exempt and (top < 0 or self.undertrump_forced):
-                        self.void[seat] |= 1 << trump
-                    if seat is partner and SEATS[(leader + head) & 3] is self.seat:
-                        rank = card & 7
-                        if rank in LOW_RANKS or rank == RANK_ACE:
-                            self.signal_up |= 1 << suit
-                        elif rank in PICTURE_RANKS:
-                            self.signal_down |= 1 << suit
-            power = rulebook.card_power(card, trump, led)
-            if power > head_power:
-                head, head_power = position, power
-            if suit == trump and rulebook.TRUMP_STRENGTH[card & 7] > top:
-                top = rulebook.TRUMP_STRENGTH[card & 7]
+        state = trick_so_far(before, trump)
+        revealed = play_inference(before, card, trump, self.amsterdam, self.undertrump_forced)
+        # The rule play reads only the voids a play shows in the led suit and trumps: it was tuned without an
+        # undertrump's "nothing but trumps".
+        self.void[seat] |= whole_suits(revealed) & (1 << state.led | 1 << trump)
+        suit = card >> 3
+        if suit == state.led or state.led == trump or suit == trump or seat is not self.seat.partner:
+            return
+        if SEATS[(seat + state.head - len(before)) & 3] is self.seat:  # partner discards on my trick: a signal
+            rank = card & 7
+            if rank in LOW_RANKS or rank == RANK_ACE:
+                self.signal_up |= 1 << suit
+            elif rank in PICTURE_RANKS:
+                self.signal_down |= 1 << suit
 
     def is_boss(self, card: int) -> bool:
         """No card still in another hand beats it in its suit."""
