@@ -255,21 +255,21 @@ class Game:
 
     def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
         """Apply one action; ``seat``, when given, must be the seat to act (any seat may claim: a claim names it)."""
-        kind = type(action)
-        if kind is Card:
-            events = self._play(action, seat)  # type: ignore[arg-type]
-        elif kind is Call:
-            events = self._call(action, seat)  # type: ignore[arg-type]
-        elif kind is Deal:
-            events = self._deal(action)  # type: ignore[arg-type]
-        elif kind is TurnUp:
-            events = self._turn_up(action)  # type: ignore[arg-type]
-        elif kind is Claim:
-            events = self._claim(action)  # type: ignore[arg-type]
-        elif kind is Decline:
-            events = self._decline(action, seat)  # type: ignore[arg-type]
-        else:
-            raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
+        match action:
+            case Card():
+                events = self._play(action, seat)
+            case Call():
+                events = self._call(action, seat)
+            case Deal():
+                events = self._deal(action)
+            case TurnUp():
+                events = self._turn_up(action)
+            case Claim():
+                events = self._claim(action)
+            case Decline():
+                events = self._decline(action, seat)
+            case _:
+                raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
         self.actions.append(action)
         return events
 
@@ -580,14 +580,7 @@ class Game:
 
     def hand_points_so_far(self, hand: HandState) -> tuple[list[int], list[int]]:
         """Card points and counted roem per team for the tricks played so far."""
-        points = [0, 0]
-        roem = [0, 0]
-        for trick in hand.tricks:
-            team = trick.winner & 1
-            points[team] += trick.points
-            roem[team] += scored_trick_roem(hand, trick, self._declared)
-        for seat in hand.held_stuk:
-            roem[seat & 1] += rulebook.STUK_ROEM
+        points, roem, _ = tally_tricks(hand, self._declared)
         return points, roem
 
     def clone(self) -> Game:
@@ -649,24 +642,30 @@ def scored_trick_roem(hand: HandState, trick: Trick, declared: bool) -> int:
     return trick.roem if any(t == trick.index and s.team is team for t, s in hand.claims) else 0
 
 
-def settle_hand(hand: HandState, declared: bool) -> HandResult:
+def tally_tricks(hand: HandState, declared: bool) -> tuple[list[int], list[int], list[int]]:
+    """Card points, counted roem (the held stuk's included) and tricks won per team, for the tricks played."""
     points = [0, 0]
     roem = [0, 0]
     tricks_won = [0, 0]
     for trick in hand.tricks:
-        team = trick.winner & 1
+        team = trick.winner.team
         points[team] += trick.points
         roem[team] += scored_trick_roem(hand, trick, declared)
         tricks_won[team] += 1
     for seat in hand.held_stuk:
-        roem[seat & 1] += rulebook.STUK_ROEM
+        roem[seat.team] += rulebook.STUK_ROEM
+    return points, roem, tricks_won
+
+
+def settle_hand(hand: HandState, declared: bool) -> HandResult:
+    points, roem, tricks_won = tally_tricks(hand, declared)
     pit: Team | None = None
     for team in TEAMS:
         if tricks_won[team] == 8:
             pit = team
             roem[team] += rulebook.PIT_BONUS
     assert hand.player is not None and hand.trump is not None
-    ns, ew, nat = rulebook.settle(hand.player & 1, points[0], points[1], roem[0], roem[1])
+    ns, ew, nat = rulebook.settle(hand.player.team, points[0], points[1], roem[0], roem[1])
     return HandResult(hand.index, hand.dealer, hand.trump, hand.player, (points[0], points[1]),
                       (roem[0], roem[1]), pit, nat, (ns, ew))
 
