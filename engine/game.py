@@ -13,7 +13,21 @@ from enum import StrEnum
 
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Action, Call, Choice, Claim, Deal, Decline, TurnUp
-from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
+from engine.cards import (
+    DECK,
+    FULL_DECK_MASK,
+    SEATS,
+    SUITS,
+    TEAMS,
+    Card,
+    Seat,
+    Suit,
+    Team,
+    cards_of,
+    rank_of,
+    seat_after,
+    suit_of,
+)
 from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
 from engine.events import (
     BidMade,
@@ -60,7 +74,7 @@ class Trick:
     roem_parts: tuple[RoemPart, ...]
 
     def seat_of(self, position: int) -> Seat:
-        return SEATS[(self.leader + position) & 3]
+        return seat_after(self.leader, position)
 
     @property
     def winning_card(self) -> Card:
@@ -68,7 +82,7 @@ class Trick:
 
     @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple((SEATS[(self.leader + i) & 3], card) for i, card in enumerate(self.cards))
+        return tuple((seat_after(self.leader, i), card) for i, card in enumerate(self.cards))
 
 
 @dataclass(slots=True)
@@ -97,7 +111,7 @@ class HandState:
 
     @property
     def elder(self) -> Seat:
-        return SEATS[(self.dealer + 1) & 3]
+        return seat_after(self.dealer, 1)
 
     @property
     def complete(self) -> bool:
@@ -441,7 +455,8 @@ class Game:
         hand.plays.append(card)
         trick.append(card)
         events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
-        if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
+        if (not self._stuk_in_trick and rank_of(card) in (rulebook.RANK_KING, rulebook.RANK_QUEEN)
+                and suit_of(card) == trump):
             stuk = rulebook.stuk_mask(trump)
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
                 hand.stuk_fell = (player, len(hand.tricks))
@@ -449,14 +464,14 @@ class Game:
                     hand.held_stuk.append(player)
                     events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
         if count < 3:
-            self.to_act = SEATS[(player + 1) & 3]
+            self.to_act = seat_after(player, 1)
             return events
         return self._finish_trick(hand, trump, events)
 
     def _finish_trick(self, hand: HandState, trump: Suit, events: list[Event]) -> list[Event]:
         c0, c1, c2, c3 = hand.trick_cards
         position = rulebook.trick_winner(c0, c1, c2, c3, trump)
-        winner = SEATS[(hand.leader + position) & 3]
+        winner = seat_after(hand.leader, position)
         index = len(hand.tricks)
         points = rulebook.trick_points(c0, c1, c2, c3, trump)
         if index == 7:
@@ -676,7 +691,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
     Read off the legal cards, so it needs no play rules of its own: under amsterdam with the partner
     heading, a lower trump is refused only beside another suit (a hand of only trumps may play any).
     """
-    led = SUITS[trick[0] >> 3]
+    led = SUITS[suit_of(trick[0])]
     legal_cards = cards_of(legal)
     listing = " ".join(c.notation for c in legal_cards)
     params = {"card": card.notation, "led": led.letter, "trump": trump.letter, "legal": listing}
@@ -691,7 +706,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
         return error(ErrorCode.FOLLOW_SUIT, f"must follow suit ({led.letter})")
     if led is trump:
         return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
-    trump_in_trick = any(c >> 3 == trump for c in trick)
+    trump_in_trick = any(suit_of(c) == trump for c in trick)
     legal_trumps = legal & rulebook.SUIT_MASK[trump]
     if card.suit is trump:
         if not legal_trumps:
@@ -700,7 +715,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
             return error(ErrorCode.NO_UNDERTRUMP, f"may not play a trump lower than the trump in the trick ({listing})")
         return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
     if trump_in_trick:
-        top = max(rulebook.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
+        top = max(rulebook.TRUMP_STRENGTH[rank_of(c)] for c in trick if suit_of(c) == trump)
         if legal_trumps & rulebook.TRUMP_ABOVE[trump * 9 + top + 1]:
             return error(ErrorCode.OVERTRUMP, f"must overtrump ({listing})")
         return error(ErrorCode.MUST_TRUMP, f"must trump, even below the trump in the trick ({listing})")

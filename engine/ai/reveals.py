@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from engine import rulebook
-from engine.cards import FULL_DECK_MASK, SEATS, Card, Seat
+from engine.cards import FULL_DECK_MASK, Card, Seat, rank_of, seat_after, suit_of
 from engine.view import SeatView
 
 
@@ -36,12 +36,12 @@ class TrickSoFar(NamedTuple):
 
 def trick_so_far(trick: tuple[int, ...], trump: int) -> TrickSoFar:
     """The led suit, head and top trump of the cards ``trick`` (at least one)."""
-    led = trick[0] >> 3
+    led = suit_of(trick[0])
     top = -1
     head, head_power = 0, rulebook.card_power(trick[0], trump, led)
     for i, earlier in enumerate(trick):
-        if earlier >> 3 == trump:
-            top = max(top, rulebook.TRUMP_STRENGTH[earlier & 7])
+        if suit_of(earlier) == trump:
+            top = max(top, rulebook.TRUMP_STRENGTH[rank_of(earlier)])
         power = rulebook.card_power(earlier, trump, led)
         if power > head_power:
             head, head_power = i, power
@@ -56,10 +56,10 @@ def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: boo
         return 0
     state = trick_so_far(trick, trump)
     led, top = state.led, state.top
-    suit = card >> 3
+    suit = suit_of(card)
     trump_suit = rulebook.SUIT_MASK[trump]
     above = rulebook.TRUMP_ABOVE[trump * 9 + top + 1]
-    strength = rulebook.TRUMP_STRENGTH[card & 7]
+    strength = rulebook.TRUMP_STRENGTH[rank_of(card)]
     if suit == led:
         if led == trump and strength < top:
             return above  # followed trump without overtrumping: could not
@@ -93,7 +93,7 @@ def plays_seen(view: SeatView) -> Iterator[tuple[Seat, tuple[int, ...], int]]:
     for leader, cards in tricks:
         played = tuple(int(card) for card in cards)
         for position, card in enumerate(played):
-            yield SEATS[(leader + position) & 3], played[:position], card
+            yield seat_after(leader, position), played[:position], card
 
 
 def whole_suits(mask: int) -> int:
