@@ -229,13 +229,17 @@ class PimcPlayer:
             return None
         start = time.perf_counter()
         result = self._solver.card_values(pos, rules, team, node_limit=limit)
-        self.last_nodes += self._solver.nodes
-        elapsed_ms = (time.perf_counter() - start) * 1000.0
-        if elapsed_ms > 1.0 and self._solver.nodes > 1000:
-            # Keep a smoothed node rate so the next limit matches the time left.
-            rate = self._solver.nodes / elapsed_ms
-            self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+        self._count_search(start)
         return result
+
+    def _count_search(self, start: float) -> None:
+        """Count the nodes of the search begun at ``start`` and keep a smoothed node rate, so the next limit
+        matches the time left."""
+        nodes = self._solver.nodes
+        self.last_nodes += nodes
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        if elapsed_ms > 1.0 and nodes > 1000:
+            self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * nodes / elapsed_ms
 
     # ------------------------------------------------------------------ card play
 
@@ -386,10 +390,7 @@ class PimcPlayer:
                     break
                 start = time.perf_counter()
                 result = self._solver.solve(Position(hands, suit, leader), rules, team, node_limit=limit)
-                self.last_nodes += self._solver.nodes
-                elapsed_ms = (time.perf_counter() - start) * 1000.0
-                if elapsed_ms > 1.0 and self._solver.nodes > 1000:
-                    self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * self._solver.nodes / elapsed_ms
+                self._count_search(start)
                 if result is None:
                     break
                 bonus = held_stuk_bonus(hands, suit, ()) if held else 0
