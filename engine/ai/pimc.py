@@ -52,7 +52,7 @@ from engine.ai.sampler import knowledge, sample_biased, sample_bidding
 from engine.ai.solver import DoubleDummy, held_stuk_bonus, pit_state, thread_solver
 from engine.ai.solver import warm_up as _solver_warm_up
 from engine.ai.tricks import Position, SolveRules
-from engine.cards import DECK, SUITS, Card
+from engine.cards import DECK, SUITS, Card, team_of
 from engine.game import Phase
 from engine.settings import StukMode
 from engine.view import SeatView
@@ -251,13 +251,13 @@ class PimcPlayer:
     def _play(self, view: SeatView, cards: list[Card], deadline: float) -> Card:
         assert view.trump is not None and view.trick_leader is not None and view.player is not None
         trump = int(view.trump)
-        team = view.seat & 1
+        team = team_of(view.seat)
         rules = SolveRules.of(view.rules)
         know = knowledge(view)
         winners = tuple(int(t.winner) for t in view.tricks)
         base = view.points[team] - view.points[1 - team] + view.roem[team] - view.roem[1 - team]
         roem_total = view.roem[0] + view.roem[1]
-        playing = view.player & 1 == team
+        playing = team_of(view.player) == team
         played_by = _played_by(view)
         totals = {int(c): 0 for c in cards}
         raw = {int(c): 0 for c in cards}
@@ -357,7 +357,7 @@ class PimcPlayer:
                 self.last_samples = solved
                 pick = max(candidates, key=lambda s: (values[s][0], evals[s], -s))
                 assert view.elder is not None
-                leads = int(view.elder) & 1 == view.seat & 1
+                leads = team_of(view.elder) == team_of(view.seat)
                 pass_value = self.pass_value_lead if leads else self.pass_value_other
                 if may_pass and values[pick][0] <= pass_value:
                     return Call.PASS
@@ -374,7 +374,7 @@ class PimcPlayer:
         number of deals it rests on. Every suit is solved on the same deals, so their comparison is
         not blurred by the luck of the draw; a deal beyond ``bid_solve_nodes`` is dropped for all."""
         assert view.elder is not None
-        team = view.seat & 1
+        team = team_of(view.seat)
         leader = int(view.elder)
         rules = SolveRules.of(view.rules)
         held = view.rules.stuk is StukMode.HELD
