@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call, Choice, Claim
 from engine.ai.claims import claim_or_decline
-from engine.ai.reveals import play_inference, plays_seen, trick_so_far, whole_suits
+from engine.ai.reveals import plays_seen, revealed, trick_so_far
 from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, card_at, iter_bits, rank_of, seat_after, suit_of
 from engine.game import Phase
 from engine.randomness import RandomSource, make_rng
@@ -117,10 +117,12 @@ class Knowledge:
     def _read_play(self, seat: Seat, before: tuple[int, ...], card: int) -> None:
         trump = self.trump
         state = trick_so_far(before, trump)
-        revealed = play_inference(before, card, trump, self.amsterdam, self.undertrump_forced)
+        cannot_hold = revealed(state, len(before), card, trump, self.amsterdam, self.undertrump_forced)
         # The rule play reads only the voids a play shows in the led suit and trumps: it was tuned without an
         # undertrump's "nothing but trumps".
-        self.void[seat] |= whole_suits(revealed) & (1 << state.led | 1 << trump)
+        for suit in (state.led, trump):
+            if cannot_hold & SUIT_MASK[suit] == SUIT_MASK[suit]:
+                self.void[seat] |= 1 << suit
         suit = suit_of(card)
         if suit == state.led or state.led == trump or suit == trump or seat is not self.seat.partner:
             return

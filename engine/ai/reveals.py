@@ -51,10 +51,13 @@ def trick_so_far(trick: tuple[int, ...], trump: int) -> TrickSoFar:
 def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: bool,
                    undertrump_forced: bool) -> int:
     """Cards the player of ``card`` on ``trick`` (cards before it) cannot have held at that moment."""
-    count = len(trick)
-    if count == 0:
+    if not trick:
         return 0
-    state = trick_so_far(trick, trump)
+    return revealed(trick_so_far(trick, trump), len(trick), card, trump, amsterdam, undertrump_forced)
+
+
+def revealed(state: TrickSoFar, count: int, card: int, trump: int, amsterdam: bool, undertrump_forced: bool) -> int:
+    """``play_inference`` of ``card`` played as the trick's card number ``count`` + 1, the trick so far ``state``."""
     led, top = state.led, state.top
     suit = suit_of(card)
     trump_suit = rulebook.SUIT_MASK[trump]
@@ -95,7 +98,3 @@ def plays_seen(view: SeatView) -> Iterator[tuple[Seat, tuple[int, ...], int]]:
         for position, card in enumerate(played):
             yield seat_after(leader, position), played[:position], card
 
-
-def whole_suits(mask: int) -> int:
-    """A bit per suit all eight cards of which are in ``mask``."""
-    return sum(1 << suit for suit in range(4) if mask & rulebook.SUIT_MASK[suit] == rulebook.SUIT_MASK[suit])
