@@ -206,6 +206,35 @@ TEAMS: tuple[Team, ...] = tuple(Team)
 FULL_DECK_MASK = (1 << 32) - 1
 
 
+# A card, seat or team as a plain int, for the mask-based code (the enums' ``suit``, ``rank``, ``team`` and ``next``
+# say the same of a Card or Seat).
+
+
+def suit_of(card: int) -> int:
+    """The suit (0..3, C D H S) of card ``card``."""
+    return card >> 3
+
+
+def rank_of(card: int) -> int:
+    """The rank (0..7, 7 8 9 T J Q K A) of card ``card``."""
+    return card & 7
+
+
+def card_at(suit: int, rank: int) -> int:
+    """The card of ``suit`` and ``rank``."""
+    return suit * 8 + rank
+
+
+def team_of(seat: int) -> int:
+    """The team (0 NS, 1 EW) of seat ``seat``: partners sit opposite."""
+    return seat & 1
+
+
+def seat_after(seat: int, steps: int) -> Seat:
+    """The seat ``steps`` places clockwise from ``seat`` (the player of a trick's card ``steps`` after the leader)."""
+    return SEATS[(seat + steps) & 3]
+
+
 def mask_of(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:

@@ -13,7 +13,21 @@ from enum import StrEnum
 
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Action, Call, Choice, Claim, Deal, Decline, TurnUp
-from engine.cards import DECK, FULL_DECK_MASK, SEATS, SUITS, TEAMS, Card, Seat, Suit, Team, cards_of
+from engine.cards import (
+    DECK,
+    FULL_DECK_MASK,
+    SEATS,
+    SUITS,
+    TEAMS,
+    Card,
+    Seat,
+    Suit,
+    Team,
+    cards_of,
+    rank_of,
+    seat_after,
+    suit_of,
+)
 from engine.errors import ErrorCode, IllegalActionError, NotYourTurnError
 from engine.events import (
     BidMade,
@@ -60,7 +74,7 @@ class Trick:
     roem_parts: tuple[RoemPart, ...]
 
     def seat_of(self, position: int) -> Seat:
-        return SEATS[(self.leader + position) & 3]
+        return seat_after(self.leader, position)
 
     @property
     def winning_card(self) -> Card:
@@ -68,7 +82,7 @@ class Trick:
 
     @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple((SEATS[(self.leader + i) & 3], card) for i, card in enumerate(self.cards))
+        return tuple((seat_after(self.leader, i), card) for i, card in enumerate(self.cards))
 
 
 @dataclass(slots=True)
@@ -97,7 +111,7 @@ class HandState:
 
     @property
     def elder(self) -> Seat:
-        return SEATS[(self.dealer + 1) & 3]
+        return seat_after(self.dealer, 1)
 
     @property
     def complete(self) -> bool:
@@ -255,21 +269,21 @@ class Game:
 
     def apply(self, action: Action, seat: Seat | None = None) -> list[Event]:
         """Apply one action; ``seat``, when given, must be the seat to act (any seat may claim: a claim names it)."""
-        kind = type(action)
-        if kind is Card:
-            events = self._play(action, seat)  # type: ignore[arg-type]
-        elif kind is Call:
-            events = self._call(action, seat)  # type: ignore[arg-type]
-        elif kind is Deal:
-            events = self._deal(action)  # type: ignore[arg-type]
-        elif kind is TurnUp:
-            events = self._turn_up(action)  # type: ignore[arg-type]
-        elif kind is Claim:
-            events = self._claim(action)  # type: ignore[arg-type]
-        elif kind is Decline:
-            events = self._decline(action, seat)  # type: ignore[arg-type]
-        else:
-            raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
+        match action:
+            case Card():
+                events = self._play(action, seat)
+            case Call():
+                events = self._call(action, seat)
+            case Deal():
+                events = self._deal(action)
+            case TurnUp():
+                events = self._turn_up(action)
+            case Claim():
+                events = self._claim(action)
+            case Decline():
+                events = self._decline(action, seat)
+            case _:
+                raise IllegalActionError(f"not an action: {action!r}", code=ErrorCode.NOT_AN_ACTION)
         self.actions.append(action)
         return events
 
@@ -441,7 +455,8 @@ class Game:
         hand.plays.append(card)
         trick.append(card)
         events: list[Event] = [CardPlayed(hand.index, len(hand.tricks), player, card)]
-        if not self._stuk_in_trick and (card & 7) in (rulebook.RANK_KING, rulebook.RANK_QUEEN) and card >> 3 == trump:
+        if (not self._stuk_in_trick and rank_of(card) in (rulebook.RANK_KING, rulebook.RANK_QUEEN)
+                and suit_of(card) == trump):
             stuk = rulebook.stuk_mask(trump)
             if hand.deal[player] & stuk == stuk and not hand.hands[player] & stuk:
                 hand.stuk_fell = (player, len(hand.tricks))
@@ -449,14 +464,14 @@ class Game:
                     hand.held_stuk.append(player)
                     events.append(StukScored(hand.index, player, player.team, rulebook.STUK_ROEM))
         if count < 3:
-            self.to_act = SEATS[(player + 1) & 3]
+            self.to_act = seat_after(player, 1)
             return events
         return self._finish_trick(hand, trump, events)
 
     def _finish_trick(self, hand: HandState, trump: Suit, events: list[Event]) -> list[Event]:
         c0, c1, c2, c3 = hand.trick_cards
         position = rulebook.trick_winner(c0, c1, c2, c3, trump)
-        winner = SEATS[(hand.leader + position) & 3]
+        winner = seat_after(hand.leader, position)
         index = len(hand.tricks)
         points = rulebook.trick_points(c0, c1, c2, c3, trump)
         if index == 7:
@@ -580,14 +595,7 @@ class Game:
 
     def hand_points_so_far(self, hand: HandState) -> tuple[list[int], list[int]]:
         """Card points and counted roem per team for the tricks played so far."""
-        points = [0, 0]
-        roem = [0, 0]
-        for trick in hand.tricks:
-            team = trick.winner & 1
-            points[team] += trick.points
-            roem[team] += scored_trick_roem(hand, trick, self._declared)
-        for seat in hand.held_stuk:
-            roem[seat & 1] += rulebook.STUK_ROEM
+        points, roem, _ = tally_tricks(hand, self._declared)
         return points, roem
 
     def clone(self) -> Game:
@@ -649,24 +657,30 @@ def scored_trick_roem(hand: HandState, trick: Trick, declared: bool) -> int:
     return trick.roem if any(t == trick.index and s.team is team for t, s in hand.claims) else 0
 
 
-def settle_hand(hand: HandState, declared: bool) -> HandResult:
+def tally_tricks(hand: HandState, declared: bool) -> tuple[list[int], list[int], list[int]]:
+    """Card points, counted roem (the held stuk's included) and tricks won per team, for the tricks played."""
     points = [0, 0]
     roem = [0, 0]
     tricks_won = [0, 0]
     for trick in hand.tricks:
-        team = trick.winner & 1
+        team = trick.winner.team
         points[team] += trick.points
         roem[team] += scored_trick_roem(hand, trick, declared)
         tricks_won[team] += 1
     for seat in hand.held_stuk:
-        roem[seat & 1] += rulebook.STUK_ROEM
+        roem[seat.team] += rulebook.STUK_ROEM
+    return points, roem, tricks_won
+
+
+def settle_hand(hand: HandState, declared: bool) -> HandResult:
+    points, roem, tricks_won = tally_tricks(hand, declared)
     pit: Team | None = None
     for team in TEAMS:
         if tricks_won[team] == 8:
             pit = team
             roem[team] += rulebook.PIT_BONUS
     assert hand.player is not None and hand.trump is not None
-    ns, ew, nat = rulebook.settle(hand.player & 1, points[0], points[1], roem[0], roem[1])
+    ns, ew, nat = rulebook.settle(hand.player.team, points[0], points[1], roem[0], roem[1])
     return HandResult(hand.index, hand.dealer, hand.trump, hand.player, (points[0], points[1]),
                       (roem[0], roem[1]), pit, nat, (ns, ew))
 
@@ -677,7 +691,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
     Read off the legal cards, so it needs no play rules of its own: under amsterdam with the partner
     heading, a lower trump is refused only beside another suit (a hand of only trumps may play any).
     """
-    led = SUITS[trick[0] >> 3]
+    led = SUITS[suit_of(trick[0])]
     legal_cards = cards_of(legal)
     listing = " ".join(c.notation for c in legal_cards)
     params = {"card": card.notation, "led": led.letter, "trump": trump.letter, "legal": listing}
@@ -692,7 +706,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
         return error(ErrorCode.FOLLOW_SUIT, f"must follow suit ({led.letter})")
     if led is trump:
         return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
-    trump_in_trick = any(c >> 3 == trump for c in trick)
+    trump_in_trick = any(suit_of(c) == trump for c in trick)
     legal_trumps = legal & rulebook.SUIT_MASK[trump]
     if card.suit is trump:
         if not legal_trumps:
@@ -701,7 +715,7 @@ def explain_illegal(held: int, trick: list[int], trump: Suit, legal: int, card: 
             return error(ErrorCode.NO_UNDERTRUMP, f"may not play a trump lower than the trump in the trick ({listing})")
         return error(ErrorCode.OVERTRUMP, f"must overtrump when you can ({listing})")
     if trump_in_trick:
-        top = max(rulebook.TRUMP_STRENGTH[c & 7] for c in trick if c >> 3 == trump)
+        top = max(rulebook.TRUMP_STRENGTH[rank_of(c)] for c in trick if suit_of(c) == trump)
         if legal_trumps & rulebook.TRUMP_ABOVE[trump * 9 + top + 1]:
             return error(ErrorCode.OVERTRUMP, f"must overtrump ({listing})")
         return error(ErrorCode.MUST_TRUMP, f"must trump, even below the trump in the trick ({listing})")

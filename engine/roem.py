@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine import rulebook
-from engine.cards import RANKS, Card, Rank, Suit
+from engine.cards import RANKS, Card, Rank, Suit, rank_of
 
 
 class RoemKind(StrEnum):
@@ -43,9 +43,9 @@ def trick_roem_parts(cards: tuple[Card, ...], trump: Suit, stuk_in_trick: bool) 
             parts.append(RoemPart(RoemKind.VIERKAART, rulebook.VIERKAART_ROEM, suit=suit))
         elif run == 3:
             parts.append(RoemPart(RoemKind.DRIEKAART, rulebook.DRIEKAART_ROEM, suit=suit))
-    ranks = {card & 7 for card in cards}
+    ranks = {rank_of(card) for card in cards}
     if len(cards) == 4 and len(ranks) == 1:
-        rank = RANKS[cards[0] & 7]
+        rank = RANKS[rank_of(cards[0])]
         if rulebook.FOUR_OF_A_KIND_ROEM[rank]:
             parts.append(RoemPart(RoemKind.FOUR_OF_A_KIND, rulebook.FOUR_OF_A_KIND_ROEM[rank], rank=rank))
     return tuple(parts)

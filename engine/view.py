@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 
 from engine import rulebook
 from engine.actions import Call, Choice
-from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
+from engine.cards import Card, Seat, Suit, Team, cards_of, seat_after, suit_of
 from engine.events import HandResult
 from engine.game import Game, HandState, Phase, Trick, may_claim_trick
 from engine.settings import RoemMode, Rules, StukMode
@@ -53,14 +53,14 @@ class PublicView:
         """The trick in progress as (seat, card) pairs."""
         if self.trick_leader is None:
             return ()
-        return tuple((SEATS[(self.trick_leader + i) & 3], card) for i, card in enumerate(self.trick))
+        return tuple((seat_after(self.trick_leader, i), card) for i, card in enumerate(self.trick))
 
     def trick_head(self) -> tuple[Seat, Card] | None:
         """The seat and card heading the trick in progress (None before its first card)."""
         plays = self.trick_plays
         if not plays or self.trump is None:
             return None
-        led = plays[0][1] >> 3
+        led = suit_of(plays[0][1])
         head_seat, head_card = plays[0]
         head_power = rulebook.card_power(head_card, self.trump, led)
         for seat, card in plays[1:]:

@@ -47,6 +47,21 @@ def font(size: int, condensed: bool = False) -> Font:
     return found
 
 
+def canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An image of ``w`` by ``h`` pixels in the theme's felt, and its drawing context."""
+    img = Image.new("RGB", (w, h), theme.felt_rgb)
+    return img, ImageDraw.Draw(img)
+
+
+def fit_text(text: str, f: Font, width: int) -> str:
+    """``text`` shortened with an ellipsis until it fits ``width`` pixels: the one way images shorten a name."""
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 # --- suit symbols -------------------------------------------------------------------------------
 
 Point = tuple[float, float]

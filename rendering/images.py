@@ -24,8 +24,9 @@ from rendering.draw import (
     CARD_H,
     CARD_RADIUS,
     CARD_W,
-    Font,
+    canvas,
     card_face,
+    fit_text,
     font,
     paste_round,
     paste_shadow,
@@ -46,20 +47,6 @@ def legal_cards(view: SeatView) -> frozenset[Card]:
 
 
 # --- shared drawing helpers ---------------------------------------------------------------------
-
-def _canvas(w: int, h: int, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGB", (w, h), theme.felt_rgb)
-    return img, ImageDraw.Draw(img)
-
-
-def _fit(text: str, f: Font, width: int) -> str:
-    """``text`` shortened with an ellipsis until it fits ``width`` pixels."""
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
 
 def _place_card(img: Image.Image, card: Card, x: int, y: int, theme: Theme, dim: bool = False,
                 ring: int = 0) -> None:
@@ -106,7 +93,7 @@ def _palette_sample(theme: Theme) -> Image.Image:
     columns = 16
     step_x, step_y = CARD_W + 30, CARD_H + 40
     top = 4 * step_y + 20  # below four rows of cards
-    img, d = _canvas(40 + columns * step_x, top + 400, theme)
+    img, d = canvas(40 + columns * step_x, top + 400, theme)
     for i, card in enumerate(DECK):
         for dim in (False, True):
             x, y = 20 + (i % columns) * step_x, 20 + ((i // columns) * 2 + dim) * step_y
@@ -158,7 +145,7 @@ def render_hand_image(view: SeatView, *, theme: Theme, numbered: bool = True) ->
     # When the seat has nothing to play (not its turn, bidding) no card is dimmed: all are just "held".
     choosing = bool(legal)
     w, h = hand_size()
-    img, d = _canvas(w, h, theme)
+    img, d = canvas(w, h, theme)
     num_font = font(30)
     for i, (card, (x, y)) in enumerate(zip(cards, hand_card_boxes(len(cards)), strict=True)):
         playable = card in legal
@@ -218,7 +205,7 @@ def _plate(img: Image.Image, d: ImageDraw.ImageDraw, cx: int, cy: int, text: str
     """
     f = font(24)
     extra = (34 if chip else 0) + (32 if trump is not None else 0)
-    text = _fit(text, f, max_w - 32 - extra)
+    text = fit_text(text, f, max_w - 32 - extra)
     tw = int(f.getlength(text))
     pw, ph = tw + 32 + extra, 44
     x0, y0 = cx - pw // 2, cy - ph // 2
@@ -287,7 +274,7 @@ def _draw_table(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, bott
 
 def render_trick_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
                        trick: Trick | None = None, theme: Theme) -> Image.Image:
-    img, d = _canvas(TRICK_W, TRICK_H, theme)
+    img, d = canvas(TRICK_W, TRICK_H, theme)
     cx, cy = TRICK_W // 2, TRICK_H // 2
     if trick is None:
         plays: Sequence[tuple[Seat, Card]] = view.trick_plays
@@ -325,7 +312,7 @@ def render_deal_image(hands: Sequence[SeatView], names: dict[Seat, str], *, them
     the player); only for a hand whose play is over, since it shows every seat's cards."""
     w, hand_h = hand_size()
     row_h = DEAL_PLATE_H + hand_h
-    img, d = _canvas(w, row_h * len(hands), theme)
+    img, d = canvas(w, row_h * len(hands), theme)
     for row, view in enumerate(hands):
         y = row * row_h
         # Cards as dealt, sorted for trump; nothing raised or dimmed: no one is choosing here.
@@ -372,7 +359,7 @@ def _team_panel(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, i
 
 def render_table_image(view: PublicView, names: dict[Seat, str], *, seat: Seat | None = None,
                        theme: Theme) -> Image.Image:
-    img, d = _canvas(TABLE_W, TABLE_H, theme)
+    img, d = canvas(TABLE_W, TABLE_H, theme)
     # Header: trump and who plays it on the left, hand number on the right.
     paste_round(img, (12, 12, TABLE_W - 12, TABLE_HEADER - 8), 18, theme.panel_rgb)
     x = 32
@@ -383,7 +370,7 @@ def render_table_image(view: PublicView, names: dict[Seat, str], *, seat: Seat |
         paste_suit(img, view.trump, x + 6, 30, 40, theme.suit_rgb(view.trump))
         x += 66
         if view.player is not None:
-            who = _fit(f"{_name(view.player, names)} {theme.labels.plays}", font(28), 330)
+            who = fit_text(f"{_name(view.player, names)} {theme.labels.plays}", font(28), 330)
             d.text((x, 54), who, font=font(28), fill=TEXT, anchor="lm")
     elif view.turned:
         d.text((x, 54), theme.labels.turned, font=font(28), fill=MUTED, anchor="lm")
@@ -472,7 +459,7 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
                        theme: Theme) -> Image.Image:
     rows = max(len(results), hands_total or 0, 1)
     h = SHEET_HEAD + rows * SHEET_ROW + SHEET_FOOT + 16
-    img, d = _canvas(SHEET_W, h, theme)
+    img, d = canvas(SHEET_W, h, theme)
     paste_round(img, (14, 14, SHEET_W - 14, h - 14), 18, PAPER)
     order = (Team.NS, Team.EW) if viewer_team is None else (viewer_team, viewer_team.other)
     head, small, cell = font(34), font(18), font(24)
@@ -502,7 +489,7 @@ def render_sheet_image(results: Sequence[HandResult], *, viewer_team: Team | Non
             continue
         res = results[r]
         paste_suit(img, res.trump, COL_TRUMP - 13, cy - 13, 26, theme.suit_rgb(res.trump))
-        d.text((COL_PLAYER, cy), _fit(_name(res.player, names), small, 170), font=small, fill=INK,
+        d.text((COL_PLAYER, cy), fit_text(_name(res.player, names), small, 170), font=small, fill=INK,
                anchor="lm")
         for i, team in enumerate(order):
             running[team] += res.score[team]

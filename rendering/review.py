@@ -7,9 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rendering.draw import font, paste_round
+from rendering.draw import canvas, fit_text, font, paste_round
 from rendering.encode import to_png
-from rendering.images import _canvas, _fit
 from rendering.theme import GOLD, MUTED, RGB, TEXT, Theme
 
 # One colour a player (legend order), bright enough on every felt and apart from the gold marks.
@@ -57,17 +56,17 @@ def render_review(chart: ReviewChart, *, theme: Theme) -> bytes:
     hands = max(1, chart.hands)
     players = len(chart.legend)
     width = min(REVIEW_W_MAX, max(REVIEW_W_MIN, LEFT + RIGHT + hands * GROUP_MIN))
-    img, d = _canvas(width, REVIEW_H, theme)
+    img, d = canvas(width, REVIEW_H, theme)
     paste_round(img, (12, 12, width - 12, REVIEW_H - 12), 18, theme.panel_rgb)
     title, small, tiny = font(34), font(19), font(17)
-    d.text((32, 44), _fit(chart.title, title, width - 64), font=title, fill=TEXT, anchor="lm")
+    d.text((32, 44), fit_text(chart.title, title, width - 64), font=title, fill=TEXT, anchor="lm")
     # Legend: a swatch and a line a player, two to a row.
     column = (width - 64) // (2 if players > 1 else 1)
     for i, line in enumerate(chart.legend):
         x = 32 + (i % 2) * column
         y = 88 + (i // 2) * 28
         paste_round(img, (x, y - 9, x + 18, y + 9), 4, PLAYER_COLOURS[i])
-        d.text((x + 28, y), _fit(line, small, column - 40), font=small, fill=TEXT, anchor="lm")
+        d.text((x + 28, y), fit_text(line, small, column - 40), font=small, fill=TEXT, anchor="lm")
 
     plot_left, plot_right = LEFT, width - RIGHT
     plot_top, plot_bottom = TOP, REVIEW_H - BOTTOM
@@ -97,6 +96,6 @@ def render_review(chart: ReviewChart, *, theme: Theme) -> bytes:
                 d.polygon([(mid - 9, y0 - 20), (mid + 9, y0 - 20), (mid, y0 - 5)], fill=MARK)
         if hands <= 24 or h % 2 == 0:
             d.text((round(centre), plot_bottom + 18), str(h + 1), font=tiny, fill=MUTED, anchor="mm")
-    d.text((width // 2, REVIEW_H - 44), _fit(chart.caption, small, width - 64), font=small, fill=MUTED,
+    d.text((width // 2, REVIEW_H - 44), fit_text(chart.caption, small, width - 64), font=small, fill=MUTED,
            anchor="mm")
     return to_png(img)

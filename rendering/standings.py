@@ -10,9 +10,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rendering.draw import font, paste_round
+from rendering.draw import fit_text, font, paste_round
 from rendering.encode import to_png
-from rendering.images import _fit  # the one way images shorten a name to its width
 from rendering.theme import GOLD, RGB, Theme
 
 PAPER: RGB = (250, 246, 234)
@@ -83,7 +82,7 @@ def render_standings_image(*, title: str, fields: Sequence[tuple[str, Sequence[S
     d = ImageDraw.Draw(img)
     paste_round(img, (14, 14, width - 14, height - 14), 18, PAPER)
     big, cell, small = font(34), font(24), font(18)
-    d.text((width // 2, 56), _fit(title, big, width - 2 * MARGIN - 40), font=big, fill=INK, anchor="mm")
+    d.text((width // 2, 56), fit_text(title, big, width - 2 * MARGIN - 40), font=big, fill=INK, anchor="mm")
 
     y = HEAD
     for caption, rows, hidden in shown:
@@ -103,7 +102,7 @@ def render_standings_image(*, title: str, fields: Sequence[tuple[str, Sequence[S
             mark = labels.by_ai if row.by_ai else (f"{labels.playing} {row.hands_played}/{hands}"
                                                    if row.rank is None or row.hands_played < hands else "")
             name_w = width - 2 * MARGIN - 260 - (int(small.getlength(mark)) + 20 if mark else 0)
-            d.text((MARGIN + 60, cy), _fit(row.name, cell, name_w), font=cell, fill=INK, anchor="lm")
+            d.text((MARGIN + 60, cy), fit_text(row.name, cell, name_w), font=cell, fill=INK, anchor="lm")
             if mark:
                 d.text((width - MARGIN - 130, cy), mark, font=small, fill=FAINT, anchor="rm")
             if row.total is not None:

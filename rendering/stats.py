@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 
-from rendering.draw import font, paste_round
+from rendering.draw import canvas, fit_text, font, paste_round
 from rendering.encode import to_png
-from rendering.images import _canvas, _fit
 from rendering.theme import GOLD, MUTED, TEXT, Theme
 
 WIDTH = 1200
@@ -39,8 +38,8 @@ class StatsCard:
 def render_stats(card: StatsCard, theme: Theme) -> bytes:
     rows = (len(card.figures) + 1) // 2
     height = TITLE_H + rows * ROW_H + 24 + CHART_H + MARGIN
-    img, d = _canvas(WIDTH, height, theme)
-    d.text((MARGIN, TITLE_H // 2 + 6), _fit(card.title, font(44), WIDTH - 2 * MARGIN), font=font(44), fill=GOLD,
+    img, d = canvas(WIDTH, height, theme)
+    d.text((MARGIN, TITLE_H // 2 + 6), fit_text(card.title, font(44), WIDTH - 2 * MARGIN), font=font(44), fill=GOLD,
            anchor="lm")
     column = (WIDTH - 2 * MARGIN) // 2
     label_font, value_font = font(24, condensed=True), font(26)
@@ -49,9 +48,9 @@ def render_stats(card: StatsCard, theme: Theme) -> bytes:
         y = TITLE_H + (index // 2) * ROW_H
         paste_round(img, (x, y, x + column - 12, y + ROW_H - 6), 10, theme.panel_rgb)
         # The value first (at most 60% of the box), the label in what is left.
-        value_text = _fit(value, value_font, int(column * 0.6))
+        value_text = fit_text(value, value_font, int(column * 0.6))
         label_room = column - 64 - int(value_font.getlength(value_text))
-        d.text((x + 14, y + (ROW_H - 6) // 2), _fit(label, label_font, label_room), font=label_font,
+        d.text((x + 14, y + (ROW_H - 6) // 2), fit_text(label, label_font, label_room), font=label_font,
                fill=MUTED, anchor="lm")
         d.text((x + column - 26, y + (ROW_H - 6) // 2), value_text, font=value_font, fill=TEXT, anchor="rm")
     top = TITLE_H + rows * ROW_H + 24
@@ -69,7 +68,7 @@ def _frame(d: ImageDraw.ImageDraw, box: Box, caption: str, theme: Theme) -> Box:
     """The chart's panel and caption; the box left for the plot."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, 16, fill=theme.panel_rgb)
-    d.text((x0 + 18, y0 + 26), _fit(caption, font(24), x1 - x0 - 36), font=font(24), fill=TEXT, anchor="lm")
+    d.text((x0 + 18, y0 + 26), fit_text(caption, font(24), x1 - x0 - 36), font=font(24), fill=TEXT, anchor="lm")
     return x0 + 60, y0 + 56, x1 - 20, y1 - 40
 
 

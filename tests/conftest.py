@@ -20,6 +20,13 @@ from pg_server import PgServer, StoreMaker, throwaway_server, why_unavailable
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
+from bot.texts import catalog
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A text that cannot be said fails the test that asks for it, here and in the processes tests start."""
+    os.environ["KLAVERJAS_STRICT_TEXTS"] = "1"
+    catalog.STRICT_TEXTS = True
 
 
 @pytest.fixture(scope="session")

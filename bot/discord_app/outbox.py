@@ -7,7 +7,8 @@ replaces a queued older one (and takes the newer place), so only the newest tabl
 seat is sent.
 
 Every Discord request goes through ``Outbox.attempt``: a bounded time per try, and a few tries with a
-backoff on what may pass (5xx, 429, timeouts, broken connections). A job that still fails raises
+backoff on what may pass (5xx, 429, timeouts, broken connections) and discord.py did not try again already
+(``RETRIED_BY_DISCORD``): each failure is retried by one layer only. A job that still fails raises
 ``Undelivered``; it is set aside and run again at the table's next action or a while later, whichever
 comes first (a few times at most), or one last time when the table is retired. Refusals that will not
 pass (403, 404, 400) are the job's to handle and are never retried: Discord bans bots that repeat
@@ -35,12 +36,18 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class DeliveryConfig:
     request_timeout: float = 20.0  # seconds one Discord request may take, however Discord stalls
-    attempts: int = 3  # tries of one request when the failure may pass
+    attempts: int = 3  # tries of one request when the failure may pass (and discord.py did not retry it)
     backoff: tuple[float, ...] = (1.0, 4.0)  # seconds before the 2nd, 3rd ... try (the last one repeats)
     max_retry_after: float = 30.0  # the longest a 429's retry_after is waited for
     later_rounds: int = 3  # how many more times a failed job is tried, after its tries above
     later_delay: float = 15.0  # seconds before failed jobs go again when no action of the table comes first
     forbidden_pause: float = 300.0  # seconds without posting in a channel after a 403 there
+
+
+# What discord.py's HTTPClient.request already sends five times, waiting between tries: these answers of Discord's
+# and a connection reset (errno 54, 10054). Tried again here, a request would go out fifteen times.
+RETRIED_BY_DISCORD = frozenset({500, 502, 504, 524})
+RESET_RETRIED_BY_DISCORD = frozenset({54, 10054})
 
 
 class Undelivered(Exception):
@@ -178,8 +185,12 @@ class Outbox:
                     raise
                 failure = error
                 delay = _retry_after(error) if error.status == 429 else None
+                if error.status in RETRIED_BY_DISCORD:
+                    raise Undelivered(what) from error
             except (TimeoutError, OSError, aiohttp.ClientError) as error:
                 failure = error
+                if isinstance(error, OSError) and error.errno in RESET_RETRIED_BY_DISCORD:
+                    raise Undelivered(what) from error
             if attempt == tries:
                 raise Undelivered(what) from failure
             if delay is None:

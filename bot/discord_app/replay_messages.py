@@ -24,7 +24,7 @@ from bot.texts.catalog import card_text, roem_text, suit_name, t, team_word
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from engine.actions import Call
-from engine.cards import SEATS, Seat, Team, cards_of
+from engine.cards import Seat, Team, cards_of, seat_after
 from engine.game import scored_trick_roem
 from engine.record import FORMAT, export_record
 from engine.replay import Replay, Step
@@ -123,7 +123,7 @@ def deal_page(match: Match, step: Step, seat: Seat | None, lang: Language) -> tu
     lines.extend(bidding_lines(table, step, names, lang))
     lines.append(t("replay.deal", lang))
     bottom = seat if seat is not None else Seat.S
-    order = [SEATS[(bottom + i) & 3] for i in range(4)]
+    order = [seat_after(bottom, i) for i in range(4)]
     views = [seat_view_of(step.view, s, tuple(cards_of(hand.deal[s])), ()) for s in order]
     team = seat.team if seat is not None else None
     return lines, partial(render_deal, views, names, theme=theme_for(table, team, lang))

@@ -25,7 +25,7 @@ from bot.discord_app.stats_messages import (
 )
 from bot.discord_app.views import BoardPageButton, MyStatsButton, ShareStatsButton
 from bot.stats import ratings
-from bot.stats.facts import ai_key, human_key
+from bot.stats.facts import ai_key, human_key, user_of
 from bot.stats.figures import PlayerStats
 from bot.stats.ratings import GLOBAL_SCOPE
 from bot.store.backend import stored_time
@@ -52,9 +52,9 @@ ACCURACY_RECENT = 5  # reviewed matches shown one by one on /stats: accuracy ove
 
 async def with_reviews_and_tournaments(app: KlaverjasApp, stats: PlayerStats, guild_id: int | None) -> PlayerStats:
     """A person's figures from the reviews (accuracy match by match) and this server's tournaments."""
-    if not stats.player.startswith("u:"):
+    user_id = user_of(stats.player)
+    if user_id is None:
         return stats
-    user_id = int(stats.player[2:])
     recent = tuple(point.accuracy for point in (await app.store.accuracy(user_id))[-ACCURACY_RECENT:])
     played, best = await app.tournaments.record_of(guild_id, user_id) if guild_id is not None else (0, None)
     return replace(stats, accuracy_recent=recent, tournaments=played, best_placing=best)
@@ -65,7 +65,8 @@ async def stats_payload(app: KlaverjasApp, interaction: discord.Interaction[Any]
     lang = user_lang(interaction)
     stats = await with_reviews_and_tournaments(app, stats, interaction.guild_id)
     partner = stats.partner.partner if stats.partner is not None else ""
-    names = await app.store.names_of([int(partner[2:])] if partner.startswith("u:") else [])
+    partner_id = user_of(partner)
+    names = await app.store.names_of([partner_id] if partner_id is not None else [])
     defaults = await app.store.guild_defaults(interaction.guild_id) if interaction.guild_id is not None else None
     felt = defaults.felt if defaults is not None else "green"
     payload = stats_message(stats, name, names, lang, felt=felt, share=share)

@@ -29,6 +29,7 @@ from bot.stats.facts import (
     hand_rows,
     human_key,
     match_facts,
+    user_of,
 )
 from bot.stats.figures import BoardEntry, BoardPage, HistoryEntry, PartnerRecord, PlayerStats
 from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
@@ -340,12 +341,13 @@ async def accuracy(db: Connection, player: str) -> float | None:
     """The share of the player's reviewed decisions close to the strong player's (bot.tables.reviews); None while
     none of their matches is reviewed, and for AI levels, whose decisions are not reviewed. A tournament's
     matches count once it is closed (``bot.access.counts_in_stats``)."""
-    if not player.startswith("u:"):
+    user_id = user_of(player)
+    if user_id is None:
         return None
     async with db.execute("SELECT rp.accurate, rp.decisions, tr.status FROM review_players rp JOIN reviews r "
                           "ON r.table_id = rp.table_id JOIN tables t ON t.id = rp.table_id LEFT JOIN tournaments tr "
                           "ON tr.id = t.tournament_id WHERE rp.user_id = ? AND r.status = 'done'",
-                          (int(player[2:]),)) as cursor:
+                          (user_id,)) as cursor:
         rows = [row for row in await cursor.fetchall() if counts_in_stats(stored_status(row[2]))]
     decisions = sum(row[1] for row in rows)
     if not decisions:

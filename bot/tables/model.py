@@ -15,7 +15,7 @@ from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.texts.language import Language
 from engine.actions import Deal
 from engine.ai.players import Level
-from engine.ai.review_summary import MatchReview
+from engine.ai.review_summary import MatchReview, accuracy_of
 from engine.cards import SEATS, Seat
 from engine.errors import KlaverjasError, SettingsError
 from engine.game import Game, Phase
@@ -351,7 +351,7 @@ class AccuracyPoint:
 
     @property
     def accuracy(self) -> float:
-        return self.accurate / self.decisions if self.decisions else 1.0
+        return accuracy_of(self.accurate, self.decisions)
 
 
 

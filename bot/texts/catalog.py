@@ -7,6 +7,8 @@ alike. No front end is imported here: the Discord adapter has its own ``bot.disc
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +25,7 @@ from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, Stu
 
 EN = Language.EN
 NL = Language.NL
+log = logging.getLogger(__name__)
 
 TEXTS: dict[str, tuple[str, str]] = {
     # lobby
@@ -842,8 +845,33 @@ class _Count(int):
         return f"{int(self)} {one if self == 1 else many}"
 
 
+class TextError(LookupError):
+    """A text that cannot be said as written: an unknown key, a parameter not given, a template that is not one."""
+
+
+# Tests (and a debugging run) set KLAVERJAS_STRICT_TEXTS=1 so a broken text fails where it is asked for; a
+# player is never shown a traceback, so production logs it once and shows the text as far as it goes.
+STRICT_TEXTS = os.environ.get("KLAVERJAS_STRICT_TEXTS", "") not in ("", "0")
+_reported_faults: set[tuple[str, str]] = set()
+
+
+def _text_fault(key: str, problem: str) -> None:
+    if STRICT_TEXTS:
+        raise TextError(f"text {key!r}: {problem}")
+    if (key, problem) not in _reported_faults:
+        _reported_faults.add((key, problem))
+        log.error("text %r: %s (shown as far as it goes)", key, problem)
+
+
 class _Params(dict[str, Any]):
+    """The parameters of one text; a name the text asks for and was not given is noted and left as ``{name}``."""
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        super().__init__(params)
+        self.missing: list[str] = []
+
     def __missing__(self, key: str) -> str:
+        self.missing.append(key)
         return "{" + key + "}"
 
     def __getitem__(self, key: str) -> Any:
@@ -852,15 +880,24 @@ class _Params(dict[str, Any]):
 
 
 def t(key: str, lang: str = EN, /, **params: Any) -> str:
-    """The text ``key`` in ``lang`` with ``params`` filled in; positional-only, so a param may be named ``key``."""
+    """The text ``key`` in ``lang`` with ``params`` filled in; positional-only, so a param may be named ``key``.
+
+    A text that cannot be said (see ``TextError``) raises under ``STRICT_TEXTS`` and is logged otherwise.
+    """
     pair = TEXTS.get(key)
     if pair is None:
+        _text_fault(key, "no such text")
         return key
     template = pair[1] if language(lang) is NL else pair[0]
+    values = _Params({**RULE_VALUES, **params})
     try:
-        return template.format_map(_Params({**RULE_VALUES, **params}))
-    except (ValueError, IndexError):
+        text = template.format_map(values)
+    except (ValueError, IndexError) as error:
+        _text_fault(key, f"not a template: {error}")
         return template
+    if values.missing:
+        _text_fault(key, f"no value for {', '.join(values.missing)}")
+    return text
 
 
 def number(value: float, lang: str, digits: int = 1) -> str:

@@ -11,12 +11,9 @@ solver's own best play (``card_values``, the path pimc uses).
 from __future__ import annotations
 
 import json
-from collections.abc import MutableSequence
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
+from engine.ai.pimc import SeededRandom
 from engine.ai.solver import DoubleDummy, after, warm_up
 from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS
@@ -27,30 +24,6 @@ SEED = 2024  # the seed of ``engine.ai.bench.bench_solver``
 RULE_SETS = [SolveRules(amsterdam, forced, stuk) for amsterdam in (False, True) for forced in (True, False)
              for stuk in (True, False)]
 PATH = Path(__file__).resolve().parents[2] / "tests" / "ai" / "data" / "solver_reference.json"
-
-
-class _BenchRandom:
-    """The generator ``bench_solver`` drew its deals from when the table was made (numpy's, seeded)."""
-
-    def __init__(self, seed: int) -> None:
-        self._gen = np.random.default_rng(seed)
-
-    def random(self) -> float:
-        return float(self._gen.random())
-
-    def randrange(self, stop: int, /) -> int:
-        return int(self._gen.integers(stop))
-
-    def shuffle(self, x: MutableSequence[Any], /) -> None:
-        for i in range(len(x) - 1, 0, -1):
-            j = int(self._gen.integers(i + 1))
-            x[i], x[j] = x[j], x[i]
-
-    def getrandbits(self, k: int, /) -> int:
-        value = 0
-        for shift in range(0, k, 32):
-            value |= int(self._gen.integers(1 << 32)) << shift
-        return value & ((1 << k) - 1)
 
 
 def third_trick(solver: DoubleDummy, pos: Position, rules: SolveRules) -> Position:
@@ -64,7 +37,7 @@ def third_trick(solver: DoubleDummy, pos: Position, rules: SolveRules) -> Positi
 
 def main() -> None:
     warm_up()
-    rng = _BenchRandom(SEED)
+    rng = SeededRandom(SEED)  # the generator bench_solver drew its deals from
     solver = DoubleDummy()
     entries = []
     for _ in range(DEALS):

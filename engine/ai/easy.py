@@ -24,7 +24,7 @@ from engine.ai.heuristic import (
     points,
     strength,
 )
-from engine.cards import DECK, Card, Suit
+from engine.cards import DECK, Card, Suit, card_at, rank_of, suit_of
 from engine.game import Phase
 from engine.randomness import RandomSource
 from engine.view import SeatView
@@ -105,10 +105,10 @@ def leave_trumps_out(view: SeatView, decision: Decision) -> Decision | None:
         return None
     assert view.trump is not None
     trump = int(view.trump)
-    plain = [c for c in _cards(view) if c >> 3 != trump]
+    plain = [c for c in _cards(view) if suit_of(c) != trump]
     if not plain:
         return None
-    aces = [c for c in plain if c & 7 == RANK_ACE]
+    aces = [c for c in plain if rank_of(c) == RANK_ACE]
     return _mistake("leave_trumps_out", aces[0] if aces else _cheapest(plain, trump))
 
 
@@ -117,7 +117,7 @@ def ignore_partner_signal(view: SeatView, decision: Decision) -> Decision | None
     if decision.reason != "lead_signal":
         return None
     k = Knowledge(view)
-    others = [c for c in _cards(view) if c >> 3 != k.trump and not k.signal_up >> (c >> 3) & 1]
+    others = [c for c in _cards(view) if suit_of(c) != k.trump and not k.signal_up >> suit_of(c) & 1]
     return _mistake("ignore_partner_signal", _cheapest(others, k.trump)) if others else None
 
 
@@ -126,8 +126,8 @@ def lead_a_bare_ten(view: SeatView, decision: Decision) -> Decision | None:
     if decision.reason != "lead_low":
         return None
     k = Knowledge(view)
-    tens = [c for c in _cards(view) if c >> 3 != k.trump and c & 7 == RANK_TEN
-            and k.unseen >> ((c >> 3) * 8 + RANK_ACE) & 1]
+    tens = [c for c in _cards(view) if suit_of(c) != k.trump and rank_of(c) == RANK_TEN
+            and k.unseen >> card_at(suit_of(c), RANK_ACE) & 1]
     return _mistake("lead_a_bare_ten", tens[0]) if tens else None
 
 
@@ -141,13 +141,13 @@ def throw_ten_on_lost_trick(view: SeatView, decision: Decision) -> Decision | No
     if head_seat.team is view.team:
         return None
     trump = int(view.trump)
-    led = view.trick[0] >> 3
+    led = suit_of(view.trick[0])
     head_power = rulebook.card_power(head_card, trump, led)
-    losing = [c for c in _cards(view) if c >> 3 != trump and rulebook.card_power(c, trump, led) <= head_power]
+    losing = [c for c in _cards(view) if suit_of(c) != trump and rulebook.card_power(c, trump, led) <= head_power]
     rich = [c for c in losing if points(c, trump) >= 10 and points(c, trump) > points(_card_of(decision), trump)]
     if not rich:
         return None
-    return _mistake("throw_ten_on_lost_trick", max(rich, key=lambda c: (c & 7 == RANK_TEN, c)))
+    return _mistake("throw_ten_on_lost_trick", max(rich, key=lambda c: (rank_of(c) == RANK_TEN, c)))
 
 
 def forget_to_spek(view: SeatView, decision: Decision) -> Decision | None:
@@ -156,7 +156,7 @@ def forget_to_spek(view: SeatView, decision: Decision) -> Decision | None:
         return None
     assert view.trump is not None
     trump = int(view.trump)
-    cheap = [c for c in _cards(view) if c >> 3 != trump and points(c, trump) < 10]
+    cheap = [c for c in _cards(view) if suit_of(c) != trump and points(c, trump) < 10]
     return _mistake("forget_to_spek", _cheapest(cheap, trump)) if cheap else None
 
 
@@ -166,9 +166,9 @@ def trump_partners_trick(view: SeatView, decision: Decision) -> Decision | None:
         return None
     assert view.trump is not None
     trump = int(view.trump)
-    if view.trick[0] >> 3 == trump or _card_of(decision) >> 3 == trump:
+    if suit_of(view.trick[0]) == trump or suit_of(_card_of(decision)) == trump:
         return None
-    trumps = [c for c in _cards(view) if c >> 3 == trump]
+    trumps = [c for c in _cards(view) if suit_of(c) == trump]
     return _mistake("trump_partners_trick", min(trumps, key=lambda c: strength(c, trump))) if trumps else None
 
 
@@ -178,9 +178,9 @@ def spek_too_early(view: SeatView, decision: Decision) -> Decision | None:
         return None
     assert view.trump is not None
     trump = int(view.trump)
-    led = view.trick[0] >> 3
-    tens = [c for c in _cards(view) if c >> 3 != trump and c & 7 == RANK_TEN]
-    following = [c for c in tens if c >> 3 == led]
+    led = suit_of(view.trick[0])
+    tens = [c for c in _cards(view) if suit_of(c) != trump and rank_of(c) == RANK_TEN]
+    following = [c for c in tens if suit_of(c) == led]
     return _mistake("spek_too_early", (following or tens)[0]) if tens else None
 
 
@@ -190,8 +190,8 @@ def defenders_pull_trumps(view: SeatView, decision: Decision) -> Decision | None
         return None
     assert view.trump is not None
     trump = int(view.trump)
-    trumps = [c for c in _cards(view) if c >> 3 == trump]
-    if not trumps or _card_of(decision) >> 3 == trump:
+    trumps = [c for c in _cards(view) if suit_of(c) == trump]
+    if not trumps or suit_of(_card_of(decision)) == trump:
         return None
     return _mistake("defenders_pull_trumps", max(trumps, key=lambda c: strength(c, trump)))
 
@@ -203,7 +203,7 @@ def let_the_trick_go(view: SeatView, decision: Decision) -> Decision | None:
     head = view.trick_head()
     assert head is not None and view.trump is not None
     trump = int(view.trump)
-    led = view.trick[0] >> 3
+    led = suit_of(view.trick[0])
     head_power = rulebook.card_power(head[1], trump, led)
     losing = [c for c in _cards(view) if rulebook.card_power(c, trump, led) <= head_power]
     return _mistake("let_the_trick_go", _cheapest(losing, trump)) if losing else None

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from engine import rulebook
 from engine.actions import SUIT_CALLS, Call, Choice, Claim
 from engine.ai.claims import claim_or_decline
-from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, iter_bits
+from engine.ai.reveals import plays_seen, revealed, trick_so_far
+from engine.cards import DECK, SEATS, SUITS, Card, Seat, Suit, card_at, iter_bits, rank_of, seat_after, suit_of
 from engine.game import Phase
 from engine.randomness import RandomSource, make_rng
 from engine.view import SeatView
@@ -59,7 +60,7 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
     value = 0.0
     count = 0
     for card in iter_bits(trumps):
-        value += TRUMP_VALUE[card & 7]
+        value += TRUMP_VALUE[rank_of(card)]
         count += 1
     if count > 3:
         value += EXTRA_TRUMP * (count - 3)
@@ -70,8 +71,8 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
         if suit == trump:
             continue
         cards = hand_mask & SUIT_MASK[suit]
-        ace = cards >> (suit * 8 + RANK_ACE) & 1
-        ten = cards >> (suit * 8 + RANK_TEN) & 1
+        ace = cards >> card_at(suit, RANK_ACE) & 1
+        ten = cards >> card_at(suit, RANK_TEN) & 1
         if ace:
             value += SIDE_ACE
         if ten and ace:
@@ -85,9 +86,9 @@ def hand_evaluation(hand_mask: int, trump: int) -> float:
 
 def strength(card: int, trump: int) -> int:
     """Order within a suit: trump order for trumps, plain order otherwise."""
-    if card >> 3 == trump:
-        return rulebook.TRUMP_STRENGTH[card & 7]
-    return rulebook.PLAIN_STRENGTH[card & 7]
+    if suit_of(card) == trump:
+        return rulebook.TRUMP_STRENGTH[rank_of(card)]
+    return rulebook.PLAIN_STRENGTH[rank_of(card)]
 
 
 def points(card: int, trump: int) -> int:
@@ -109,45 +110,32 @@ class Knowledge:
         self.void = [0, 0, 0, 0]  # per seat, a bit per suit
         self.signal_up = 0  # suits partner asked for
         self.signal_down = 0  # suits partner said no to
-        for trick in view.tricks:
-            self._read_trick(trick.leader, trick.cards)
-        if view.trick_leader is not None and view.trick:
-            self._read_trick(view.trick_leader, view.trick)
+        for seat, before, card in plays_seen(view):
+            if before:
+                self._read_play(seat, before, card)
 
-    def _read_trick(self, leader: Seat, cards: tuple[Card, ...]) -> None:
+    def _read_play(self, seat: Seat, before: tuple[int, ...], card: int) -> None:
         trump = self.trump
-        led = cards[0] >> 3
-        head = 0
-        head_power = rulebook.card_power(cards[0], trump, led)
-        top = rulebook.TRUMP_STRENGTH[cards[0] & 7] if led == trump else -1
-        partner = self.seat.partner
-        for position in range(1, len(cards)):
-            card = int(cards[position])
-            seat = SEATS[(leader + position) & 3]
-            suit = card >> 3
-            if suit != led:
-                self.void[seat] |= 1 << led
-                if led != trump and suit != trump:
-                    partner_heads = position >= 2 and head == position - 2
-                    exempt = self.amsterdam and partner_heads
-                    # Not trumping shows a trump void unless the rules let the seat keep its trumps.
-                    if not exempt and (top < 0 or self.undertrump_forced):
-                        self.void[seat] |= 1 << trump
-                    if seat is partner and SEATS[(leader + head) & 3] is self.seat:
-                        rank = card & 7
-                        if rank in LOW_RANKS or rank == RANK_ACE:
-                            self.signal_up |= 1 << suit
-                        elif rank in PICTURE_RANKS:
-                            self.signal_down |= 1 << suit
-            power = rulebook.card_power(card, trump, led)
-            if power > head_power:
-                head, head_power = position, power
-            if suit == trump and rulebook.TRUMP_STRENGTH[card & 7] > top:
-                top = rulebook.TRUMP_STRENGTH[card & 7]
+        state = trick_so_far(before, trump)
+        cannot_hold = revealed(state, len(before), card, trump, self.amsterdam, self.undertrump_forced)
+        # The rule play reads only the voids a play shows in the led suit and trumps: it was tuned without an
+        # undertrump's "nothing but trumps".
+        for suit in (state.led, trump):
+            if cannot_hold & SUIT_MASK[suit] == SUIT_MASK[suit]:
+                self.void[seat] |= 1 << suit
+        suit = suit_of(card)
+        if suit == state.led or state.led == trump or suit == trump or seat is not self.seat.partner:
+            return
+        if seat_after(seat, state.head - len(before)) is self.seat:  # partner discards on my trick: a signal
+            rank = rank_of(card)
+            if rank in LOW_RANKS or rank == RANK_ACE:
+                self.signal_up |= 1 << suit
+            elif rank in PICTURE_RANKS:
+                self.signal_down |= 1 << suit
 
     def is_boss(self, card: int) -> bool:
         """No card still in another hand beats it in its suit."""
-        suit = card >> 3
+        suit = suit_of(card)
         mine = strength(card, self.trump)
         return all(strength(other, self.trump) <= mine for other in iter_bits(self.unseen & SUIT_MASK[suit]))
 
@@ -157,7 +145,7 @@ class Knowledge:
     def can_beat(self, seat: Seat, card: int, led: int) -> bool:
         """Whether ``seat`` (to play after us) might beat ``card`` heading a trick led in ``led``."""
         trump = self.trump
-        suit = card >> 3
+        suit = suit_of(card)
         if suit == trump:
             if not self.may_hold(seat, trump):
                 return False
@@ -187,14 +175,14 @@ class Knowledge:
     def keep_value(self, card: int) -> float:
         """What a card is worth to keep: trump control, a boss card, the guard of a ten."""
         trump = self.trump
-        suit = card >> 3
+        suit = suit_of(card)
         if suit == trump:
-            return 12.0 + 4.0 * rulebook.TRUMP_STRENGTH[card & 7]
+            return 12.0 + 4.0 * rulebook.TRUMP_STRENGTH[rank_of(card)]
         value = 0.0
-        if self.is_boss(card) and rulebook.PLAIN_STRENGTH[card & 7] >= 5:
+        if self.is_boss(card) and rulebook.PLAIN_STRENGTH[rank_of(card)] >= 5:
             value += 9.0
-        ten = suit * 8 + RANK_TEN
-        ace = suit * 8 + RANK_ACE
+        ten = card_at(suit, RANK_TEN)
+        ace = card_at(suit, RANK_ACE)
         in_suit = self.mine & SUIT_MASK[suit]
         if card != ten and in_suit >> ten & 1 and self.unseen >> ace & 1 and rulebook.popcount(in_suit) == 2:
             value += 6.0  # the last guard of a ten while the ace is out
@@ -266,7 +254,7 @@ class HeuristicPlayer:
 
     def _lead(self, view: SeatView, k: Knowledge, legal: list[int]) -> Decision:
         trump = k.trump
-        my_trumps = [c for c in legal if c >> 3 == trump]
+        my_trumps = [c for c in legal if suit_of(c) == trump]
         opponents = [s for s in SEATS if s.team is not view.team]
         opp_trumps = any(k.may_hold(s, trump) for s in opponents)
         playing = view.player is not None and view.player.team is view.team
@@ -278,12 +266,12 @@ class HeuristicPlayer:
             if view.player is view.seat and len(my_trumps) >= 2 and points(low, trump) < 10:
                 # Drive out the higher trumps with a small one; never lead a ten or ace into them.
                 return Decision(DECK[low], "pull_trumps", {"card": str(DECK[low])})
-        plain = [c for c in legal if c >> 3 != trump]
+        plain = [c for c in legal if suit_of(c) != trump]
         # Cash a boss card where the opponents are not known to ruff it.
         cash = []
         for card in plain:
-            suit = card >> 3
-            if not k.is_boss(card) or rulebook.PLAIN_STRENGTH[card & 7] < 6:
+            suit = suit_of(card)
+            if not k.is_boss(card) or rulebook.PLAIN_STRENGTH[rank_of(card)] < 6:
                 continue
             ruffed = any(k.void[s] >> suit & 1 and k.may_hold(s, trump) for s in opponents)
             few_left = rulebook.popcount(k.unseen & SUIT_MASK[suit]) < 3 and opp_trumps
@@ -291,21 +279,21 @@ class HeuristicPlayer:
                 cash.append(card)
         if cash:
             card = max(cash, key=lambda c: points(c, trump))
-            return Decision(DECK[card], "cash", {"card": str(DECK[card]), "suit": SUITS[card >> 3].letter})
+            return Decision(DECK[card], "cash", {"card": str(DECK[card]), "suit": SUITS[suit_of(card)].letter})
         # Partner asked for a suit: lead it (low, so partner's high card wins).
-        asked = [c for c in plain if k.signal_up >> (c >> 3) & 1]
+        asked = [c for c in plain if k.signal_up >> suit_of(c) & 1]
         if asked:
             card = min(asked, key=lambda c: (points(c, trump), strength(c, trump)))
-            return Decision(DECK[card], "lead_signal", {"card": str(DECK[card]), "suit": SUITS[card >> 3].letter})
+            return Decision(DECK[card], "lead_signal", {"card": str(DECK[card]), "suit": SUITS[suit_of(card)].letter})
         pool = plain or legal
 
         def lead_cost(card: int) -> float:
-            suit = card >> 3
+            suit = suit_of(card)
             cost = points(card, trump) + k.keep_value(card)
             if k.signal_down >> suit & 1:
                 cost += 4.0
-            ten = suit * 8 + RANK_TEN
-            if k.mine >> ten & 1 and card != ten and k.unseen >> (suit * 8 + RANK_ACE) & 1:
+            ten = card_at(suit, RANK_TEN)
+            if k.mine >> ten & 1 and card != ten and k.unseen >> card_at(suit, RANK_ACE) & 1:
                 cost += 5.0  # leading from a ten without its ace sets the ten up to be caught
             return cost
 
@@ -315,18 +303,18 @@ class HeuristicPlayer:
     def _follow(self, view: SeatView, k: Knowledge, legal: list[int]) -> Decision:
         trump = k.trump
         plays = view.trick_plays
-        led = plays[0][1] >> 3
+        led = suit_of(plays[0][1])
         head = view.trick_head()
         assert head is not None
         head_seat, head_card = head
         head_power = rulebook.card_power(head_card, trump, led)
-        after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(plays))]
+        after = [seat_after(view.seat, i) for i in range(1, 4 - len(plays))]
         winners = [c for c in legal if rulebook.card_power(c, trump, led) > head_power]
         params = {"head": str(head_card), "led": SUITS[led].letter}
         if head_seat is view.partner:
             if k.sure(int(head_card), led, after):
                 return self._give(k, legal, led, params)
-            safe = [c for c in winners if k.sure(c, led, after) and c >> 3 != trump]
+            safe = [c for c in winners if k.sure(c, led, after) and suit_of(c) != trump]
             if safe:
                 card = max(safe, key=lambda c: (points(c, trump), -strength(c, trump)))
                 return Decision(DECK[card], "win", {**params, "card": str(DECK[card])})
@@ -336,7 +324,7 @@ class HeuristicPlayer:
             if safe:
                 return self._win(k, safe, led, params)
             trick_points = sum(points(c, trump) for _, c in plays)
-            ruffs = [c for c in winners if c >> 3 == trump and led != trump]
+            ruffs = [c for c in winners if suit_of(c) == trump and led != trump]
             if ruffs and (trick_points >= 10 or not after or len(ruffs) == len(legal)):
                 card = min(ruffs, key=lambda c: strength(c, trump))
                 return Decision(DECK[card], "trump_in", {**params, "card": str(DECK[card])})
@@ -344,12 +332,12 @@ class HeuristicPlayer:
 
     def _win(self, k: Knowledge, winners: list[int], led: int, params: dict[str, str]) -> Decision:
         trump = k.trump
-        trumps = [c for c in winners if c >> 3 == trump]
+        trumps = [c for c in winners if suit_of(c) == trump]
         if len(trumps) == len(winners):
             card = min(trumps, key=lambda c: strength(c, trump))
             reason = "trump_in" if led != trump else "win"
         else:
-            plain = [c for c in winners if c >> 3 != trump]
+            plain = [c for c in winners if suit_of(c) != trump]
             # Most points, but an ace that would stay boss beside a winning ten keeps its place.
             card = max(plain, key=lambda c: points(c, trump) - k.keep_value(c) / 2)
             reason = "win"
@@ -358,8 +346,8 @@ class HeuristicPlayer:
     def _give(self, k: Knowledge, legal: list[int], led: int, params: dict[str, str]) -> Decision:
         """Partner's trick is safe: give points (spekken) or a signal, never a trump if avoidable."""
         trump = k.trump
-        plain = [c for c in legal if c >> 3 != trump]
-        following = any(c >> 3 == led for c in legal)
+        plain = [c for c in legal if suit_of(c) != trump]
+        following = any(suit_of(c) == led for c in legal)
         if not plain:
             card = min(legal, key=lambda c: (k.keep_value(c) - points(c, trump), strength(c, trump)))
             return Decision(DECK[card], "follow_trump", {**params, "card": str(DECK[card])})
@@ -370,31 +358,31 @@ class HeuristicPlayer:
             reason = "spek" if points(card, trump) >= 10 else "follow_cheap"
             return Decision(DECK[card], reason, {**params, "card": str(DECK[card])})
         # Void in the led suit: spek a ten in danger, or signal.
-        for card in sorted(plain, key=lambda c: c >> 3):
-            suit = card >> 3
-            if card & 7 == RANK_TEN and k.unseen >> (suit * 8 + RANK_ACE) & 1:
+        for card in sorted(plain, key=suit_of):
+            suit = suit_of(card)
+            if rank_of(card) == RANK_TEN and k.unseen >> card_at(suit, RANK_ACE) & 1:
                 return Decision(DECK[card], "spek", {**params, "card": str(DECK[card])})
         for suit in range(4):
             if suit == trump:
                 continue
             cards = k.mine & SUIT_MASK[suit]
-            ace, ten = suit * 8 + RANK_ACE, suit * 8 + RANK_TEN
-            lows = [c for c in iter_bits(cards) if c & 7 in LOW_RANKS]
+            ace, ten = card_at(suit, RANK_ACE), card_at(suit, RANK_TEN)
+            lows = [c for c in iter_bits(cards) if rank_of(c) in LOW_RANKS]
             if cards >> ace & 1 and cards >> ten & 1 and not lows:
                 return Decision(DECK[ace], "spek_ace", {**params, "card": str(DECK[ace]), "suit": SUITS[suit].letter})
         strong = [s for s in range(4) if s != trump and k.top_cards(s) > 0]
         for suit in sorted(strong, key=lambda s: -k.top_cards(s)):
-            lows = [c for c in iter_bits(k.mine & SUIT_MASK[suit]) if c & 7 in LOW_RANKS]
+            lows = [c for c in iter_bits(k.mine & SUIT_MASK[suit]) if rank_of(c) in LOW_RANKS]
             if lows and not k.signal_up >> suit & 1:
                 card = min(lows)
                 return Decision(DECK[card], "signal_up", {**params, "card": str(DECK[card]),
                                                           "suit": SUITS[suit].letter})
-        weak = [c for c in plain if c & 7 in PICTURE_RANKS and k.top_cards(c >> 3) == 0
-                and not k.mine >> ((c >> 3) * 8 + RANK_TEN) & 1]
+        weak = [c for c in plain if rank_of(c) in PICTURE_RANKS and k.top_cards(suit_of(c)) == 0
+                and not k.mine >> card_at(suit_of(c), RANK_TEN) & 1]
         if weak:
             card = max(weak, key=lambda c: points(c, trump))
             return Decision(DECK[card], "signal_down", {**params, "card": str(DECK[card]),
-                                                        "suit": SUITS[card >> 3].letter})
+                                                        "suit": SUITS[suit_of(card)].letter})
         card = max(plain, key=lambda c: (points(c, trump) - k.keep_value(c), -strength(c, trump)))
         reason = "keep_trumps" if len(plain) < len(legal) else "discard"
         return Decision(DECK[card], reason, {**params, "card": str(DECK[card])})
@@ -417,7 +405,7 @@ def describe_hand(hand_mask: int, trump: Suit | int) -> dict[str, str]:
     """The facts of a hand that a bid rests on, for the hint's words."""
     t = int(trump)
     trumps = hand_mask & SUIT_MASK[t]
-    honours = "".join(DECK[t * 8 + r].notation[0] for r in (RANK_JACK, RANK_NINE, RANK_ACE, RANK_TEN)
-                      if trumps >> (t * 8 + r) & 1)
-    aces = sum(1 for s in range(4) if s != t and hand_mask >> (s * 8 + RANK_ACE) & 1)
+    honours = "".join(DECK[card_at(t, r)].notation[0] for r in (RANK_JACK, RANK_NINE, RANK_ACE, RANK_TEN)
+                      if trumps >> card_at(t, r) & 1)
+    aces = sum(1 for s in range(4) if s != t and hand_mask >> card_at(s, RANK_ACE) & 1)
     return {"trumps": str(rulebook.popcount(trumps)), "honours": honours, "aces": str(aces)}

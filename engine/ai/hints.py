@@ -27,7 +27,7 @@ from engine.ai.heuristic import (
     strength,
 )
 from engine.ai.players import UnknownPlayerError, make_player
-from engine.cards import SEATS, SUITS, Card, Seat, iter_bits
+from engine.cards import SEATS, SUITS, Card, Seat, iter_bits, rank_of, seat_after, suit_of
 from engine.game import Phase
 from engine.view import SeatView
 
@@ -138,12 +138,12 @@ def honest(view: SeatView, decision: Decision) -> Decision:
                                                           if isinstance(c, Card)):
         # "your cheapest card" while a cheaper one is in the hand (kept back for later): say no more than "play".
         return Decision(action, CHEAPEST[HintCode(reason)], decision.params)
-    led = view.trick[0] >> 3
+    led = suit_of(view.trick[0])
     head = view.trick_head()
     assert head is not None
-    after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(view.trick))]
+    after = [seat_after(view.seat, i) for i in range(1, 4 - len(view.trick))]
     if reason in PARTNER_WINS and head[0] is view.partner and not certain(k, int(head[1]), led, after):
-        cheap = card >> 3 != k.trump and points(card, k.trump) < 10
+        cheap = suit_of(card) != k.trump and points(card, k.trump) < 10
         return Decision(action, HintCode.DUCK_PARTNER if cheap else HintCode.PARTNER_AHEAD, decision.params)
     if reason == HintCode.WIN and not certain(k, card, led, after):
         return Decision(action, HintCode.BEAT, decision.params)
@@ -156,7 +156,7 @@ def certain(k: Knowledge, card: int, led: int, after: list[Seat]) -> bool:
     for seat in after:
         if seat.team is k.seat.team:
             continue
-        if card >> 3 == trump:
+        if suit_of(card) == trump:
             if k.may_hold(seat, trump) and not k.is_boss(card):
                 return False
         elif k.may_hold(seat, trump) or (k.may_hold(seat, led) and not k.is_boss(card)):
@@ -166,7 +166,7 @@ def certain(k: Knowledge, card: int, led: int, after: list[Seat]) -> bool:
 
 def _highest_left(k: Knowledge, card: int) -> bool:
     """No card of its suit, out or in our own hand, is higher."""
-    suit = card >> 3
+    suit = suit_of(card)
     mine = strength(card, k.trump)
     return k.is_boss(card) and all(strength(other, k.trump) <= mine
                                    for other in iter_bits(k.mine & rulebook.SUIT_MASK[suit]))
@@ -190,41 +190,41 @@ def explain(view: SeatView, action: Choice) -> Decision:
     card = int(action)
     if not view.trick:
         playing = view.player is not None and view.player.team is view.team
-        if card >> 3 == trump and playing:
+        if suit_of(card) == trump and playing:
             return Decision(action, "pull_trumps", {"card": name})
-        if card >> 3 != trump and _highest_left(k, card) and rulebook.PLAIN_STRENGTH[card & 7] >= 6:
-            return Decision(action, "cash", {"card": name, "suit": SUITS[card >> 3].letter})
-        if k.signal_up >> (card >> 3) & 1:
-            return Decision(action, "lead_signal", {"card": name, "suit": SUITS[card >> 3].letter})
+        if suit_of(card) != trump and _highest_left(k, card) and rulebook.PLAIN_STRENGTH[rank_of(card)] >= 6:
+            return Decision(action, "cash", {"card": name, "suit": SUITS[suit_of(card)].letter})
+        if k.signal_up >> suit_of(card) & 1:
+            return Decision(action, "lead_signal", {"card": name, "suit": SUITS[suit_of(card)].letter})
         if points(card, trump) <= 4:
             return Decision(action, "lead_low", {"card": name})
         return Decision(action, "lead", {"card": name})
     plays = view.trick_plays
-    led = plays[0][1] >> 3
+    led = suit_of(plays[0][1])
     head = view.trick_head()
     assert head is not None
     head_seat, head_card = head
     head_power = rulebook.card_power(head_card, trump, led)
-    params = {"card": name, "head": str(head_card), "led": SUITS[led].letter, "suit": SUITS[card >> 3].letter}
+    params = {"card": name, "head": str(head_card), "led": SUITS[led].letter, "suit": SUITS[suit_of(card)].letter}
     wins = rulebook.card_power(card, trump, led) > head_power
-    legal_trumps = any(isinstance(c, Card) and c >> 3 == trump for c in view.legal)
+    legal_trumps = any(isinstance(c, Card) and suit_of(c) == trump for c in view.legal)
     if head_seat is view.partner and not wins:
-        if card >> 3 == trump:
+        if suit_of(card) == trump:
             return Decision(action, "follow_trump", params)
-        if card >> 3 != led and legal_trumps:
+        if suit_of(card) != led and legal_trumps:
             return Decision(action, "keep_trumps", params)
         if points(card, trump) >= 10:
             return Decision(action, "spek", params)
-        if card >> 3 != led and card & 7 in LOW_RANKS:
+        if suit_of(card) != led and rank_of(card) in LOW_RANKS:
             return Decision(action, "signal_up", params)
-        if card >> 3 != led and card & 7 in PICTURE_RANKS:
+        if suit_of(card) != led and rank_of(card) in PICTURE_RANKS:
             return Decision(action, "signal_down", params)
-        return Decision(action, "follow_cheap" if card >> 3 == led else "discard", params)
+        return Decision(action, "follow_cheap" if suit_of(card) == led else "discard", params)
     if wins and head_seat is view.partner:
         return Decision(action, "overtake", params)
     if wins:
-        after = [SEATS[(view.seat + i) & 3] for i in range(1, 4 - len(plays))]
-        if card >> 3 == trump and led != trump:
+        after = [seat_after(view.seat, i) for i in range(1, 4 - len(plays))]
+        if suit_of(card) == trump and led != trump:
             return Decision(action, "trump_in", params)
         if k.sure(card, led, after):
             return Decision(action, "win", params)

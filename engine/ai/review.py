@@ -45,7 +45,7 @@ from engine.ai.review_summary import DecisionReview, MatchReview, hand_count, ma
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
 from engine.ai.solver import DoubleDummy, pit_state, step
 from engine.ai.tricks import Position, SolveRules
-from engine.cards import SEATS, SUITS, TEAMS, Card, Seat, Suit
+from engine.cards import SEATS, SUITS, TEAMS, Card, Seat, Suit, team_of
 from engine.events import HandResult
 from engine.game import Game, Phase
 from engine.randomness import SeededRandom
@@ -145,7 +145,7 @@ class Reviewer:
         view = seat_view(game, seat)
         assert view.trump is not None and view.trick_leader is not None
         cards = [a for a in view.legal if isinstance(a, Card)]
-        team = seat & 1
+        team = team_of(seat)
         sign = 1 if team == 0 else -1
         rules = SolveRules.of(view.rules)
         rng = SeededRandom(seed)
@@ -209,7 +209,7 @@ class Reviewer:
         seat = game.to_act
         assert seat is not None and game.phase is Phase.BIDDING
         view = seat_view(game, seat)
-        team = seat & 1
+        team = team_of(seat)
         rules = SolveRules.of(game.rules)
         rng = SeededRandom(seed)
 

@@ -20,6 +20,11 @@ ACCURATE_WITHIN = 3.0
 WORST = 3  # costliest decisions listed per player
 
 
+def accuracy_of(accurate: int, decisions: int) -> float:
+    """Share of decisions within ``ACCURATE_WITHIN`` of the best (1.0 with no decisions)."""
+    return accurate / decisions if decisions else 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class DecisionReview:
     """One human decision: what was chosen, the strong choice, and what the difference cost."""
@@ -58,8 +63,7 @@ class PlayerReview:
 
     @property
     def accuracy(self) -> float:
-        """Share of decisions within ``ACCURATE_WITHIN`` of the best (1.0 with no decisions)."""
-        return self.accurate / self.decisions if self.decisions else 1.0
+        return accuracy_of(self.accurate, self.decisions)
 
     @property
     def lost_per_decision(self) -> float:

@@ -1,16 +1,8 @@
 """Deals of the unseen cards that agree with everything one seat knows.
 
-What a seat knows (``Knowledge``): its own hand, every card played and by whom, so how many cards
+What a seat knows (``DealConstraints``): its own hand, every card played and by whom, so how many cards
 each other seat still holds, and what each play revealed under the table's play rules
-(rules.md section 4):
-
-- not following suit: void in the led suit;
-- not trumping when the rules forced a trump: no trumps (or, when a trump was already in the trick
-  and undertrumping is forbidden, no trump above it). Under amsterdam a player whose partner heads
-  the trick may decline to trump, so that shows nothing;
-- a trump below the one in the trick (failing to overtrump when it was required): no higher trump;
-  where undertrumping was allowed only with nothing but trumps in hand, no other suit either. Under
-  amsterdam below the partner's heading trump: nothing but trumps, but any of them (higher ones too).
+(``engine.ai.reveals``).
 
 Stuk: held gives nothing more: it is scored when the holder plays the second of K and Q, so both
 cards are visible by then, and a seat that played one of them may or may not hold the other.
@@ -33,6 +25,7 @@ from dataclasses import dataclass
 from engine import rulebook
 from engine.actions import Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
+from engine.ai.reveals import play_inference, plays_seen
 from engine.cards import FULL_DECK_MASK
 from engine.randomness import RandomSource
 from engine.settings import Rules
@@ -57,7 +50,7 @@ class BidCheck:
 
 
 @dataclass(frozen=True, slots=True)
-class Knowledge:
+class DealConstraints:
     seat: int
     own: int  # the seat's own hand (mask)
     unseen: int  # cards held by the three other seats
@@ -78,51 +71,7 @@ class Knowledge:
         return hands[self.seat] == self.own and union == self.own | self.unseen
 
 
-def play_inference(trick: tuple[int, ...], card: int, trump: int, amsterdam: bool,
-                   undertrump_forced: bool) -> int:
-    """Cards the player of ``card`` on ``trick`` (cards before it) cannot have held at that moment."""
-    count = len(trick)
-    if count == 0:
-        return 0
-    led = trick[0] >> 3
-    suit = card >> 3
-    trump_suit = rulebook.SUIT_MASK[trump]
-    top = -1  # strongest trump in the trick so far
-    head, head_power = 0, rulebook.card_power(trick[0], trump, led)
-    for i, earlier in enumerate(trick):
-        if earlier >> 3 == trump:
-            top = max(top, rulebook.TRUMP_STRENGTH[earlier & 7])
-        power = rulebook.card_power(earlier, trump, led)
-        if power > head_power:
-            head, head_power = i, power
-    above = rulebook.TRUMP_ABOVE[trump * 9 + top + 1]
-    strength = rulebook.TRUMP_STRENGTH[card & 7]
-    if suit == led:
-        if led == trump and strength < top:
-            return above  # followed trump without overtrumping: could not
-        return 0
-    forbidden = rulebook.SUIT_MASK[led]  # did not follow suit
-    if led == trump:
-        return forbidden
-    partner_heads = count >= 2 and head == count - 2
-    if suit != trump:
-        if amsterdam and partner_heads:
-            return forbidden  # free not to trump: says nothing about trumps
-        if top < 0 or undertrump_forced:
-            return forbidden | trump_suit  # had to trump: holds none
-        return forbidden | above  # could not overtrump, and undertrumping was not allowed
-    if top >= 0 and strength < top:
-        if amsterdam and partner_heads:
-            # Under the partner's trump a lower one is allowed only from a hand of nothing but trumps,
-            # and then any trump is: it says nothing about higher trumps.
-            return forbidden | (FULL_DECK_MASK & ~trump_suit)
-        forbidden |= above  # undertrumped: no higher trump
-        if not undertrump_forced:
-            forbidden |= FULL_DECK_MASK & ~trump_suit  # allowed only with nothing but trumps
-    return forbidden
-
-
-def knowledge(view: SeatView) -> Knowledge:
+def knowledge(view: SeatView) -> DealConstraints:
     """Everything ``view.seat`` knows about where the unseen cards are."""
     seat = int(view.seat)
     own = view.hand_mask
@@ -132,15 +81,10 @@ def knowledge(view: SeatView) -> Knowledge:
     forbidden = [0, 0, 0, 0]
     rules: Rules = view.rules
     trump = int(view.trump) if view.trump is not None else -1
-    tricks = [(int(t.leader), tuple(int(c) for c in t.cards)) for t in view.tricks]
-    if view.trick_leader is not None and view.trick:
-        tricks.append((int(view.trick_leader), tuple(int(c) for c in view.trick)))
-    for leader, cards in tricks:
-        for i, card in enumerate(cards):
-            player = (leader + i) & 3
-            sizes[player] -= 1
-            if trump >= 0 and player != seat:
-                forbidden[player] |= play_inference(cards[:i], card, trump, rules.amsterdam, rules.undertrump_forced)
+    for player, before, card in plays_seen(view):
+        sizes[player] -= 1
+        if trump >= 0 and player != seat:
+            forbidden[player] |= play_inference(before, card, trump, rules.amsterdam, rules.undertrump_forced)
     hint = [0, 0, 0, 0]
     if view.player is not None and trump >= 0 and int(view.player) != seat and _chose_freely(view):
         hint[int(view.player)] = 3  # a seat that chose trump of its own accord usually holds three or more
@@ -148,7 +92,7 @@ def knowledge(view: SeatView) -> Knowledge:
     for other in range(4):
         if other != seat:
             forbidden[other] &= unseen  # cards already seen need no rule
-    return Knowledge(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
+    return DealConstraints(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
                      (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]),
                      bid_checks(view) if trump >= 0 else ())
 
@@ -184,7 +128,7 @@ def _chose_freely(view: SeatView) -> bool:
     return len(view.turned) < 3  # draaien: the third turned suit is forced on the elder hand
 
 
-def sample_deal(know: Knowledge, rng: RandomSource) -> tuple[int, int, int, int]:
+def sample_deal(know: DealConstraints, rng: RandomSource) -> tuple[int, int, int, int]:
     """Current hands of all four seats: the own hand as it is, the unseen cards dealt consistently."""
     cards = [c for c in range(32) if know.unseen >> c & 1]
     eligible = {c: [s for s in range(4) if s != know.seat and not know.forbidden[s] >> c & 1] for c in cards}
@@ -204,7 +148,8 @@ def sample_deals(view: SeatView, rng: RandomSource, count: int, bias: bool = Tru
     return [sample_biased(know, rng, view, bias) for _ in range(count)]
 
 
-def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool = True) -> tuple[int, int, int, int]:
+def sample_biased(know: DealConstraints, rng: RandomSource, view: SeatView,
+                  bias: bool = True) -> tuple[int, int, int, int]:
     """One consistent deal; with ``bias`` a few draws are spent to prefer deals that agree with the
     bidding (trump length with the player, the calls' hand evaluations); never a hard rule, since
     people do not bid by one formula."""
@@ -228,7 +173,7 @@ def sample_biased(know: Knowledge, rng: RandomSource, view: SeatView, bias: bool
     return _fewest_misses(know, rng, hands, misses)
 
 
-def _fewest_misses(know: Knowledge, rng: RandomSource, first: tuple[int, int, int, int],
+def _fewest_misses(know: DealConstraints, rng: RandomSource, first: tuple[int, int, int, int],
                    misses: Callable[[tuple[int, int, int, int]], int]) -> tuple[int, int, int, int]:
     """Of up to ``_BIAS_DRAWS`` deals (``first`` and fresh ones), the first that agrees with everything
     ``misses`` checks, else the one that misses least: the bidding tilts the samples, it never rules."""
@@ -258,7 +203,7 @@ def sample_bidding(view: SeatView, rng: RandomSource) -> tuple[int, int, int, in
     return _fewest_misses(know, rng, hands, misses)
 
 
-def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
+def _greedy(know: DealConstraints, cards: list[int], eligible: dict[int, list[int]],
             rng: RandomSource) -> tuple[int, int, int, int] | None:
     order = cards[:]
     rng.shuffle(order)
@@ -282,7 +227,7 @@ def _greedy(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
     return hands[0], hands[1], hands[2], hands[3]
 
 
-def _exhaustive(know: Knowledge, cards: list[int], eligible: dict[int, list[int]],
+def _exhaustive(know: DealConstraints, cards: list[int], eligible: dict[int, list[int]],
                 rng: RandomSource) -> tuple[int, int, int, int] | None:
     order = sorted(cards, key=lambda c: len(eligible[c]))
     free = list(know.sizes)

@@ -8,7 +8,8 @@ import pytest
 
 from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
-from engine.ai.sampler import bid_checks, knowledge, play_inference, sample_biased, sample_deals
+from engine.ai.reveals import play_inference
+from engine.ai.sampler import bid_checks, knowledge, sample_biased, sample_deals
 from engine.cards import SEATS, Card
 from engine.game import Game, Phase
 from engine.settings import Rules

@@ -14,7 +14,7 @@ from pathlib import Path
 import discord
 import pytest
 from faults import FaultyDiscord, edits_of, missing_permissions, posts_in, rate_limited, server_error, with_buttons
-from harness import CHANNEL_ID, Harness, Request, StoredMessage, User, next_id
+from harness import CHANNEL_ID, Harness, Request, StoredMessage, User, discord_error, next_id
 from test_discord import ANNA, BERT, CHRIS, SEED, lobby, open_table, play_to_end, play_turn
 from test_scenarios import EVA, bot_of, started, thread_of, until, with_button
 
@@ -362,6 +362,21 @@ async def test_a_rate_limited_trick_post_waits_and_keeps_its_place(tmp_path: Pat
         [(failed_at, _, _)] = [e for e in fake.log if e[1] == "failed"]
         [posted_at] = [at for at, what, r in fake.log if what == "ok" and r.content.startswith("Trick 1:")]
         assert posted_at - failed_at >= 0.02  # Discord's retry_after, not the backoff
+
+
+@pytest.mark.parametrize(("status", "sent"), [(500, 1), (502, 1), (504, 1), (503, FAST.attempts)])
+async def test_a_server_error_is_tried_again_by_one_layer_only(tmp_path: Path, status: int, sent: int) -> None:
+    """discord.py sends a request five times on a 500, 502, 504 or 524 before it raises (the fake answers for
+    its HTTPClient.request): the outbox takes that as final, so a failing request goes out five times, not
+    fifteen. What discord.py raises at once (a 503) the outbox tries ``attempts`` times."""
+    fake = FaultyDiscord()
+    async with Harness(tmp_path / "k.sqlite3", fake, delivery=FAST) as h:
+        client = bot_of(h)
+        channel = client.get_partial_messageable(CHANNEL_ID)
+        fake.fail(posts_in(lambda: CHANNEL_ID, "probe"), lambda: discord_error(status, 0, "failed"), times=None)
+        with pytest.raises(Undelivered):
+            await client.announcer.outbox.attempt(lambda: channel.send("probe"), "a probe")
+        assert len(fake.failed) == sent
 
 
 async def test_a_deleted_table_message_is_posted_again_and_remembered(tmp_path: Path) -> None:
