@@ -29,6 +29,7 @@ from bot.discord_app.options import SNOWFLAKE
 from bot.texts.catalog import card_text, t
 from bot.texts.language import Language
 from engine.actions import Call
+from engine.ai.players import LEVELS
 from engine.cards import SEATS, Card, Seat
 
 CUSTOM_ID_PREFIX = "kj:"
@@ -43,7 +44,7 @@ USER = rf"(?P<user>{SNOWFLAKE})"
 # A replay's position: the score sheet, or a hand (a race to a high target can be long) and its step (0: the
 # deal and bidding, 1-8: its tricks).
 POSITION = r"(?:s|(?P<hand>0|[1-9][0-9]{0,4})-(?P<step>[0-8]))"
-LEVEL = r"(?P<level>easy|normal|hard)"
+LEVEL = rf"(?P<level>{'|'.join(LEVELS)})"
 PAGE = r"(?P<page>0|[1-9][0-9]{0,4})"
 
 
