@@ -143,14 +143,15 @@ class Rules:
         if unknown:
             raise SettingsError(
                 f"unknown rule {sorted(unknown)[0]!r}: the rules are {', '.join(RULE_KEYS)}")
+        default = cls()
         return cls(
-            play=_enum_value(PlayRules, "play", data.get("play", "rotterdam")),
+            play=_enum_value(PlayRules, "play", data.get("play", default.play.value)),
             undertrump=_enum_value(Undertrump, "undertrump", data["undertrump"]) if "undertrump" in data else None,
-            bidding=_enum_value(Bidding, "bidding", data.get("bidding", "vrij")),
-            forced=_enum_value(ForcedSeat, "forced", data.get("forced", "elder")),
-            roem=_enum_value(RoemMode, "roem", data.get("roem", "auto")),
-            stuk=_enum_value(StukMode, "stuk", data.get("stuk", "trick")),
-            length=MatchLength.from_dict(data["length"]) if "length" in data else MatchLength(),
+            bidding=_enum_value(Bidding, "bidding", data.get("bidding", default.bidding.value)),
+            forced=_enum_value(ForcedSeat, "forced", data.get("forced", default.forced.value)),
+            roem=_enum_value(RoemMode, "roem", data.get("roem", default.roem.value)),
+            stuk=_enum_value(StukMode, "stuk", data.get("stuk", default.stuk.value)),
+            length=MatchLength.from_dict(data["length"]) if "length" in data else default.length,
         )
 
     def with_changes(self, **changes: object) -> Rules:
@@ -236,16 +237,17 @@ def _values(enum: type[StrEnum]) -> tuple[str, ...]:
     return tuple(member.value for member in enum)
 
 
+_DEFAULT_RULES = Rules()  # the rules' defaults are Rules' own, said there once
 SETTINGS: tuple[Setting, ...] = (
-    Setting("rules", _values(PlayRules), PlayRules.ROTTERDAM.value, record="play"),
-    Setting("undertrump", _values(Undertrump), None),
-    Setting("bidding", _values(Bidding), Bidding.VRIJ.value),
+    Setting("rules", _values(PlayRules), _DEFAULT_RULES.play.value, record="play"),
+    Setting("undertrump", _values(Undertrump), None),  # follows the rules: forced with rotterdam, else forbidden
+    Setting("bidding", _values(Bidding), _DEFAULT_RULES.bidding.value),
     # Who must play after four passes in vrij: on the command line; tables on Discord play the default.
-    Setting("forced", _values(ForcedSeat), ForcedSeat.ELDER.value, on_discord=False, in_tournament=False),
-    # A tournament has its own number of hands, so its tables take no length.
-    Setting("length", (), "16", in_tournament=False),
-    Setting("roem", _values(RoemMode), RoemMode.AUTO.value),
-    Setting("stuk", _values(StukMode), StukMode.TRICK.value, aliases=(("slag", "trick"), ("hand", "held"))),
+    Setting("forced", _values(ForcedSeat), _DEFAULT_RULES.forced.value, on_discord=False, in_tournament=False),
+    Setting("roem", _values(RoemMode), _DEFAULT_RULES.roem.value),
+    Setting("stuk", _values(StukMode), _DEFAULT_RULES.stuk.value, aliases=(("slag", "trick"), ("hand", "held"))),
+    # Typed freely (parse_length); a tournament has its own number of hands, so its tables take no length.
+    Setting("length", (), str(_DEFAULT_RULES.length.hands), in_tournament=False),
     Setting("ai", _values(Level), Level.NORMAL.value, record="ai_level"),
     # The felt's colours are rendering's (rendering.theme.FELTS, the same keys); a terminal has no felt.
     Setting("theme", ("green", "navy", "burgundy"), "green", record="felt", on_command_line=False),

@@ -23,13 +23,8 @@ from engine.settings import (
     SETTINGS,
     SETTINGS_BY_NAME,
     Bidding,
-    ForcedSeat,
     Level,
-    PlayRules,
-    RoemMode,
     Rules,
-    StukMode,
-    Undertrump,
 )
 
 EN = Language.EN
@@ -1420,17 +1415,17 @@ COMMAND_TEXTS.update(_setting_command_texts())
 # ------------------------------------------------------------------ /klaverjas rules
 
 RULE_TEXTS: dict[str, tuple[str, str]] = {
-    "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
-                      "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
+    "settings.line": ("{rules} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
+                      "{rules} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
     "settings.ai": ("AI: {level}", "AI: {level}"),
     "settings.forced": ("(four passes: the {seat} must play)", "(vier keer gepast: {seat} moet spelen)"),
     "length.hands": ("{hands:hand|hands}", "{hands:ronde|rondes}"),
     "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
-    "rules.settings": ("Settings: {play} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
-                       "· {length} · AI {ai} · felt {felt} · language {language}",
-                       "Instellingen: {play} · ondertroeven {undertrump} · troef {bidding} · roem {roem} · "
-                       "stuk {stuk} · {length} · AI {ai} · laken {felt} · taal {language}"),
+    "rules.settings": ("Settings: {rules} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
+                       "· {length} · AI {ai} · felt {theme} · language {language}",
+                       "Instellingen: {rules} · ondertroeven {undertrump} · troef {bidding} · roem {roem} · "
+                       "stuk {stuk} · {length} · AI {ai} · laken {theme} · taal {language}"),
     "rules.common": ("Always: follow suit if you can; when trump is led you must overtrump if you can, even over "
                      "your partner. Partners sit opposite: NS against EW. The playing team must score more than the "
                      "other team (points + roem), or it is nat and the others get everything; all eight tricks is "
@@ -1439,64 +1434,77 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                      "ook over je maat heen. Maten zitten tegenover elkaar: NZ tegen OW. Het spelende team moet "
                      "meer halen dan het andere (punten + roem), anders is het nat en krijgt de tegenpartij alles; "
                      "alle acht slagen is pit (+{pit_bonus})."),
-    "rules.rotterdam": ("**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
-                        "even when your partner is winning the trick.",
-                        "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
-                        "ook als je maat de slag al heeft."),
-    "rules.amsterdam": ("**Amsterdam**: when you cannot follow suit and your partner is winning the trick, you need "
-                        "not trump (but you may not undertrump); when an opponent is winning it you must trump "
-                        "(and overtrump if you can).",
-                        "**Amsterdams**: kun je niet bekennen en heeft je maat de slag, dan hoef je niet te troeven "
-                        "(maar ondertroeven mag niet); heeft een tegenstander de slag, dan moet je troeven (en "
-                        "overtroeven als het kan)."),
-    "rules.undertrump_forced": ("**Undertrump forced**: when you must trump but cannot overtrump, you still play a "
-                                "trump (a lower one).",
-                                "**Ondertroeven verplicht**: moet je troeven maar kun je niet overtroeven, dan speel "
-                                "je toch een (lagere) troef."),
-    "rules.undertrump_forbidden": ("**Undertrump forbidden**: when you cannot overtrump you play a card of another "
-                                   "suit instead; only with nothing but trumps do you undertrump.",
-                                   "**Ondertroeven verboden**: kun je niet overtroeven, dan speel je een kaart van "
-                                   "een andere kleur; alleen met niets dan troef ondertroef je."),
-    "rules.vrij": ("**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
-                   "or passes. If all four pass, {forced} must choose trump.",
-                   "**Troef vrij**: vanaf links van de deler zegt ieder spelen (en noemt een troefkleur) of "
-                   "passen. Past iedereen, dan moet {forced} troef kiezen."),
-    "rules.verplicht": ("**Bidding verplicht**: the player left of the dealer must choose trump at once.",
-                        "**Troef verplicht**: de speler links van de deler moet meteen troef kiezen."),
-    "rules.draaien": ("**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
-                      "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
-                      "the dealer must play it. The first turn of a match is always clubs.",
-                      "**Troef draaien**: er wordt een kleur gedraaid; ieder zegt spelen of passen. Past iedereen, dan "
-                      "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
-                      "de deler moet die spelen. De eerste keer in een partij is het altijd klaver."),
+    "explain.rules.rotterdam": (
+        "**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
+        "even when your partner is winning the trick.",
+        "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
+        "ook als je maat de slag al heeft."),
+    "explain.rules.amsterdam": (
+        "**Amsterdam**: when you cannot follow suit and your partner is winning the trick, you need "
+        "not trump (but you may not undertrump); when an opponent is winning it you must trump "
+        "(and overtrump if you can).",
+        "**Amsterdams**: kun je niet bekennen en heeft je maat de slag, dan hoef je niet te troeven "
+        "(maar ondertroeven mag niet); heeft een tegenstander de slag, dan moet je troeven (en "
+        "overtroeven als het kan)."),
+    "explain.undertrump.forced": (
+        "**Undertrump forced**: when you must trump but cannot overtrump, you still play a "
+        "trump (a lower one).",
+        "**Ondertroeven verplicht**: moet je troeven maar kun je niet overtroeven, dan speel "
+        "je toch een (lagere) troef."),
+    "explain.undertrump.forbidden": (
+        "**Undertrump forbidden**: when you cannot overtrump you play a card of another "
+        "suit instead; only with nothing but trumps do you undertrump.",
+        "**Ondertroeven verboden**: kun je niet overtroeven, dan speel je een kaart van "
+        "een andere kleur; alleen met niets dan troef ondertroef je."),
+    "explain.bidding.vrij": (
+        "**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
+        "or passes. If all four pass, {forced} must choose trump.",
+        "**Troef vrij**: vanaf links van de deler zegt ieder spelen (en noemt een troefkleur) of "
+        "passen. Past iedereen, dan moet {forced} troef kiezen."),
+    "explain.bidding.verplicht": (
+        "**Bidding verplicht**: the player left of the dealer must choose trump at once.",
+        "**Troef verplicht**: de speler links van de deler moet meteen troef kiezen."),
+    "explain.bidding.draaien": (
+        "**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
+        "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
+        "the dealer must play it. The first turn of a match is always clubs.",
+        "**Troef draaien**: er wordt een kleur gedraaid; ieder zegt spelen of passen. Past iedereen, dan "
+        "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
+        "de deler moet die spelen. De eerste keer in een partij is het altijd klaver."),
     "rules.forced_elder": ("the player left of the dealer", "de speler links van de deler"),
     "rules.forced_dealer": ("the dealer", "de deler"),
-    "rules.roem_auto": ("**Roem automatic**: roem in a trick (three in a row {run3_roem}, four in a row "
-                        "{run4_roem}, four of a kind {four_roem}, four jacks {jacks_roem}, stuk {stuk_roem}) is "
-                        "counted for the team that wins the trick.",
-                        "**Roem automatisch**: roem in een slag (driekaart {run3_roem}, vierkaart {run4_roem}, vier "
-                        "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
-                        "dat de slag wint."),
-    "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
-                            "presses Roem! before the next card is played (after the last trick you are asked). "
-                            "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
-                            "none scores nothing.",
-                            "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
-                            "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
-                            "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
-                            "niets op."),
-    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
-                         "winner.",
-                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "
-                         "winnaar."),
-    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores {stuk_roem} roem for their "
-                        "team when playing the second of them, whoever wins that trick.",
-                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
-                        "team bij het spelen van de tweede, wie de slag ook wint."),
-    "rules.length_hands": ("**Length**: {hands:hand|hands}; the higher total wins.",
-                           "**Lengte**: {hands:ronde|rondes}; het hoogste totaal wint."),
-    "rules.length_target": ("**Length**: the first team to {target} points wins.",
-                            "**Lengte**: het eerste team met {target} punten wint."),
+    "explain.roem.auto": (
+        "**Roem automatic**: roem in a trick (three in a row {run3_roem}, four in a row "
+        "{run4_roem}, four of a kind {four_roem}, four jacks {jacks_roem}, stuk {stuk_roem}) is "
+        "counted for the team that wins the trick.",
+        "**Roem automatisch**: roem in een slag (driekaart {run3_roem}, vierkaart {run4_roem}, vier "
+        "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
+        "dat de slag wint."),
+    "explain.roem.declared": (
+        "**Roem declared**: roem counts only when a player of the team that won the trick "
+        "presses Roem! before the next card is played (after the last trick you are asked). "
+        "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
+        "none scores nothing.",
+        "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
+        "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
+        "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
+        "niets op."),
+    "explain.stuk.trick": (
+        "**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
+        "winner.",
+        "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "
+        "winnaar."),
+    "explain.stuk.held": (
+        "**Stuk held**: a player who holds king and queen of trump scores {stuk_roem} roem for their "
+        "team when playing the second of them, whoever wins that trick.",
+        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
+        "team bij het spelen van de tweede, wie de slag ook wint."),
+    "explain.length.hands": (
+        "**Length**: {hands:hand|hands}; the higher total wins.",
+        "**Lengte**: {hands:ronde|rondes}; het hoogste totaal wint."),
+    "explain.length.target": (
+        "**Length**: the first team to {target} points wins.",
+        "**Lengte**: het eerste team met {target} punten wint."),
 }
 TEXTS.update(RULE_TEXTS)
 
@@ -1555,7 +1563,7 @@ def settings_line(rules: Rules, lang: str, ai: str | None = None, *, forced: boo
     bidding = value("bidding", rules.bidding.value)
     if forced and rules.bidding is Bidding.VRIJ:  # who must play after four passes matters only here
         bidding += " " + t("settings.forced", lang, seat=value("forced", rules.forced.value))
-    line = t("settings.line", lang, play=value("rules", rules.play.value),
+    line = t("settings.line", lang, rules=value("rules", rules.play.value),
              undertrump=value("undertrump", rules.undertrump_rule.value),
              bidding=bidding, length=length_text(rules, lang),
              roem=value("roem", rules.roem.value), stuk=value("stuk", rules.stuk.value))
@@ -1573,26 +1581,18 @@ def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str 
     lines = []
     if table is not None:
         lines.append(t("rules.title", lang, table=table))
-    lines.append(t("rules.settings", lang, play=value("rules", rules.play.value),
-                   undertrump=value("undertrump", rules.undertrump_rule.value),
-                   bidding=value("bidding", rules.bidding.value), roem=value("roem", rules.roem.value),
-                   stuk=value("stuk", rules.stuk.value), length=length_text(rules, lang), ai=value("ai", ai),
-                   felt=value("theme", felt), language=value("language", language)))
-    lines.append("• " + t("rules.rotterdam" if rules.play is PlayRules.ROTTERDAM else "rules.amsterdam", lang))
-    forced_undertrump = rules.undertrump_rule is Undertrump.FORCED
-    lines.append("• " + t("rules.undertrump_forced" if forced_undertrump else "rules.undertrump_forbidden", lang))
-    if rules.bidding is Bidding.VRIJ:
-        forced = t("rules.forced_elder" if rules.forced is ForcedSeat.ELDER else "rules.forced_dealer", lang)
-        lines.append("• " + t("rules.vrij", lang, forced=forced))
-    else:
-        lines.append("• " + t("rules." + rules.bidding.value, lang))
-    lines.append("• " + t("rules.roem_auto" if rules.roem is RoemMode.AUTO else "rules.roem_declared", lang))
-    stuk_key = "rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held"
-    lines.append("• " + t(stuk_key, lang))
-    length = rules.length
-    if length.hands is not None:
-        lines.append("• " + t("rules.length_hands", lang, hands=length.hands))
-    else:
-        lines.append("• " + t("rules.length_target", lang, target=length.target))
+    values = rules.to_dict()
+    shown = {setting.name: value(setting.name, str(values[setting.key])) for setting in SETTINGS
+             if setting.is_rule and setting.values}
+    lines.append(t("rules.settings", lang, **shown, length=length_text(rules, lang), ai=value("ai", ai),
+                   theme=value("theme", felt), language=value("language", language)))
+    # A bullet for each rule as this table plays it, in the settings' order; who must play after four passes is
+    # said within bidding vrij (the forced seat has no bullet of its own).
+    params = {"forced": t(f"rules.forced_{rules.forced.value}", lang), **rules.length.to_dict()}
+    for setting in SETTINGS:
+        chosen = values.get(setting.key)
+        kind = next(iter(chosen)) if isinstance(chosen, dict) else chosen  # the length: hands or a target
+        if setting.is_rule and f"explain.{setting.name}.{kind}" in TEXTS:
+            lines.append("• " + t(f"explain.{setting.name}.{kind}", lang, **params))
     lines.append(t("rules.common", lang))
     return "\n".join(lines)
