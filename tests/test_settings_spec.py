@@ -14,6 +14,7 @@ import pytest
 
 from bot.cli import words
 from bot.cli.main import PLAY_DEFAULTS, build_parser
+from bot.discord_app.cogs.stats import Stats
 from bot.discord_app.cogs.tables import Tables
 from bot.discord_app.cogs.tournaments import Tournaments
 from bot.discord_app.views import LEVEL
@@ -194,6 +195,8 @@ def test_every_level_is_one_player_kind_and_a_button() -> None:
         assert find_player_kind(level.upper()).name == level
         assert re.fullmatch(LEVEL, level)
     assert re.fullmatch(LEVEL, "genius") is None
+    statistics = next(parameter for parameter in Stats.stats.parameters if parameter.name == "ai")
+    assert [choice.value for choice in statistics.choices] == list(LEVELS)  # /stats ai: the same levels
     for kind in PLAYER_KINDS:
         assert kind.level or kind.about  # the duel's help says what the other kinds do
 
