@@ -223,3 +223,12 @@ def test_the_readme_settings_table_matches_the_spec() -> None:
                 assert listed[0] == setting.default, setting.name
         else:
             assert listed[0] == f'{{"hands": {setting.default}}}'
+
+
+def test_the_readme_lists_every_player_kind_and_level() -> None:
+    lines = README.splitlines()
+    start = lines.index("| player | level | how it plays |")
+    rows = lines[start + 2:]
+    table = "\n".join(rows[:next(i for i, line in enumerate(rows) if not line.startswith("|"))])
+    for kind in PLAYER_KINDS:
+        assert f"`{kind.name}`" in table, kind.name
