@@ -1,4 +1,7 @@
-"""Table settings (rules.md sections 3, 4, 6, 8) and their record form."""
+"""Table settings (rules.md sections 3, 4, 6, 8), their record form, and ``SETTINGS``: every setting a table
+offers, declared once (its name, values, default and other accepted words). The commands, the command line, the
+text catalog's reading and showing of values and the README's table are made from ``SETTINGS``; the words of
+each value in English and Dutch and what it means are the catalog's (``bot.texts.catalog.SETTING_TEXTS``)."""
 
 from __future__ import annotations
 
@@ -39,6 +42,14 @@ class RoemMode(StrEnum):
 class StukMode(StrEnum):
     TRICK = "trick"
     HELD = "held"
+
+
+class Level(StrEnum):
+    """The levels a table offers for its AI players (the players themselves: ``engine.ai.players``)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +143,15 @@ class Rules:
         if unknown:
             raise SettingsError(
                 f"unknown rule {sorted(unknown)[0]!r}: the rules are {', '.join(RULE_KEYS)}")
+        default = cls()
         return cls(
-            play=_enum_value(PlayRules, "play", data.get("play", "rotterdam")),
+            play=_enum_value(PlayRules, "play", data.get("play", default.play.value)),
             undertrump=_enum_value(Undertrump, "undertrump", data["undertrump"]) if "undertrump" in data else None,
-            bidding=_enum_value(Bidding, "bidding", data.get("bidding", "vrij")),
-            forced=_enum_value(ForcedSeat, "forced", data.get("forced", "elder")),
-            roem=_enum_value(RoemMode, "roem", data.get("roem", "auto")),
-            stuk=_enum_value(StukMode, "stuk", data.get("stuk", "trick")),
-            length=MatchLength.from_dict(data["length"]) if "length" in data else MatchLength(),
+            bidding=_enum_value(Bidding, "bidding", data.get("bidding", default.bidding.value)),
+            forced=_enum_value(ForcedSeat, "forced", data.get("forced", default.forced.value)),
+            roem=_enum_value(RoemMode, "roem", data.get("roem", default.roem.value)),
+            stuk=_enum_value(StukMode, "stuk", data.get("stuk", default.stuk.value)),
+            length=MatchLength.from_dict(data["length"]) if "length" in data else default.length,
         )
 
     def with_changes(self, **changes: object) -> Rules:
@@ -190,3 +202,63 @@ def _bounded(raw: str, text: str, low: int, high: int) -> int:
         raise SettingsError(f"match length {text[:40]!r}: give a number of hands from 1 to {MAX_MATCH_HANDS} (8, 16) "
                             f"or a target from {MIN_MATCH_TARGET} to {MAX_MATCH_TARGET} points (to1001)")
     return int(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One table setting. ``name`` is the one name people type and read: Discord's option, the command line's
+    ``--name``, the text catalog's key. ``values`` is empty for a setting typed freely (the length, read by
+    ``parse_length``); ``default`` None means it follows another setting (undertrump follows the rules)."""
+
+    name: str
+    values: tuple[str, ...]
+    default: str | None
+    # The key in a game record's ``rules`` and in stored table settings, where it was written under another name
+    # before the names were settled: records and databases already hold it, so it stays.
+    record: str = ""
+    # More words people type for a value, beside its English and Dutch words: (word, value).
+    aliases: tuple[tuple[str, str], ...] = ()
+    on_discord: bool = True  # an option of /klaverjas start and settings
+    in_tournament: bool = True  # an option of /klaverjas tournament create too
+    on_command_line: bool = True  # an option of klaverjas play
+
+    @property
+    def key(self) -> str:
+        """The setting's key in records and in ``Rules``/``TableSettings.with_changes``."""
+        return self.record or self.name
+
+    @property
+    def is_rule(self) -> bool:
+        """Part of the engine's ``Rules`` (the others are the table's: AI level, felt, language)."""
+        return self.key in RULE_KEYS
+
+
+def _values(enum: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(member.value for member in enum)
+
+
+_DEFAULT_RULES = Rules()  # the rules' defaults are Rules' own, said there once
+SETTINGS: tuple[Setting, ...] = (
+    Setting("rules", _values(PlayRules), _DEFAULT_RULES.play.value, record="play"),
+    Setting("undertrump", _values(Undertrump), None),  # follows the rules: forced with rotterdam, else forbidden
+    Setting("bidding", _values(Bidding), _DEFAULT_RULES.bidding.value),
+    # Who must play after four passes in vrij: on the command line; tables on Discord play the default.
+    Setting("forced", _values(ForcedSeat), _DEFAULT_RULES.forced.value, on_discord=False, in_tournament=False),
+    Setting("roem", _values(RoemMode), _DEFAULT_RULES.roem.value),
+    Setting("stuk", _values(StukMode), _DEFAULT_RULES.stuk.value, aliases=(("slag", "trick"), ("hand", "held"))),
+    # Typed freely (parse_length); a tournament has its own number of hands, so its tables take no length.
+    Setting("length", (), str(_DEFAULT_RULES.length.hands), in_tournament=False),
+    Setting("ai", _values(Level), Level.NORMAL.value, record="ai_level"),
+    # The felt's colours are rendering's (rendering.theme.FELTS, the same keys); a terminal has no felt.
+    Setting("theme", ("green", "navy", "burgundy"), "green", record="felt", on_command_line=False),
+    Setting("language", ("en", "nl"), "en", aliases=(("english", "en"), ("dutch", "nl"))),
+)
+SETTINGS_BY_NAME = {setting.name: setting for setting in SETTINGS}
+
+
+def find_setting(name: str) -> Setting:
+    """The setting named ``name`` (its one name, or its record key: ``rules`` or ``play``)."""
+    for setting in SETTINGS:
+        if name in (setting.name, setting.key):
+            return setting
+    raise SettingsError(f"unknown setting {name!r}: the settings are {', '.join(SETTINGS_BY_NAME)}")

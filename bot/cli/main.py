@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.cli import words
+from engine.settings import SETTINGS
 
 DOCS = "engine/docs"  # the rule book and the record format, in the repository
 
@@ -168,25 +169,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_play_arguments(play: argparse.ArgumentParser) -> None:
-    def setting(flag: str, choices: tuple[words.Choice, ...], default: str | None, default_text: str = "%(default)s",
-                metavar: str = "WORD") -> None:
-        play.add_argument(flag, type=words.word_type(choices), default=default, metavar=metavar,
-                          help=f"{words.described(choices)} (default: {default_text})")
+# The terminal's own defaults, where they are not a table's: a match at the keyboard is against the strong player.
+PLAY_DEFAULTS = {"ai": "hard"}
+LENGTH_HELP = ("N hands (16 is a boompje, 8 a short match; up to 64) or toN, a race to N points (to1001, to1601; a "
+               "bare number above 64 is a target too)")
+UNDERTRUMP_DEFAULT = "follows --rules: forced with rotterdam, forbidden with amsterdam"
 
-    setting("--rules", words.RULES, "rotterdam", metavar="RULES")
-    setting("--undertrump", words.UNDERTRUMP, None, "follows --rules: forced with rotterdam, forbidden with amsterdam")
-    setting("--bidding", words.BIDDING, "vrij", metavar="MODE")
-    setting("--forced", words.FORCED, "elder", metavar="SEAT")
-    setting("--roem", words.ROEM, "auto")
-    setting("--stuk", words.STUK, "trick")
-    play.add_argument("--length", type=words.length_type, default="16", metavar="LENGTH",
-                      help="N hands (16 is a boompje, 8 a short match; up to 64) or toN, a race to N points "
-                           "(to1001, to1601; a bare number above 64 is a target too) (default: %(default)s)")
-    setting("--level", words.LEVEL, "hard", metavar="LEVEL")
+
+def add_play_arguments(play: argparse.ArgumentParser) -> None:
+    """Every setting of ``engine.settings.SETTINGS`` that a terminal table takes, as ``--name WORD``."""
+    for setting in SETTINGS:
+        if not setting.on_command_line:
+            continue
+        flags = [f"--{setting.name}", *([words.OLDER_FLAGS[setting.name]] if setting.name in words.OLDER_FLAGS else [])]
+        default = PLAY_DEFAULTS.get(setting.name, setting.default)
+        if setting.values:
+            choices = words.SETTING_CHOICES[setting.name]
+            # A setting without a default of its own follows another one: only undertrump does (the rules').
+            default_text = "%(default)s" if default is not None else UNDERTRUMP_DEFAULT
+            play.add_argument(*flags, type=words.word_type(choices), default=default, metavar=setting.name.upper(),
+                              help=f"{words.described(choices)} (default: {default_text})")
+        else:
+            play.add_argument(*flags, type=words.length_type, default=default, metavar=setting.name.upper(),
+                              help=f"{LENGTH_HELP} (default: %(default)s)")
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="seed of the deals and the AI players, to replay a match (default: a random one)")
-    setting("--lang", words.LANGUAGE, "en", metavar="LANG")
     play.add_argument("--hint", action="store_true", help="show the strong player's advice before each of your turns")
     play.add_argument("--auto", action="store_true", help="four AI players play a whole match and it is printed")
     play.add_argument("--record", default=None, metavar="FILE",
@@ -250,10 +257,6 @@ def dispatch(args: argparse.Namespace) -> int:
     if command == "render":
         return run_render(args.out)
     if command == "play":
-        problem = player_problem(args.level)
-        if problem:
-            print(f"klaverjas play: --level {args.level}: {problem}", file=sys.stderr)
-            return 2
         problem = record_problem(Path(args.record)) if args.record is not None else None
         if problem:
             print(f"klaverjas play: --record {args.record}: {problem}", file=sys.stderr)
@@ -270,17 +273,6 @@ def dispatch(args: argparse.Namespace) -> int:
 
         return run_bot(args.shards, args.shard_count)
     raise AssertionError(command)
-
-
-def player_problem(kind: str) -> str | None:
-    """Why the AI player cannot be built here (hard needs the compiled solver), checked before the banner."""
-    from engine.ai.players import UnknownPlayerError, make_player
-
-    try:
-        make_player(kind, 0)
-    except UnknownPlayerError as error:
-        return str(error)
-    return None
 
 
 def record_problem(path: Path) -> str | None:

@@ -1,8 +1,8 @@
 """The words each command-line option accepts, in English and Dutch, and argparse types that check them.
 
-The Dutch words are the text catalog's (``bot.texts.catalog.SETTING_WORDS_NL``), so the terminal, Discord
-and the command line read and show the same words; every value maps to the one word the engine and the AI
-players take.
+The settings' options come from ``engine.settings.SETTINGS`` and their words from the text catalog
+(``bot.texts.catalog.SETTING_TEXTS``), so the terminal, Discord and the command line read and show the same
+words; every value maps to the one word the engine and the AI players take.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.texts.catalog import SETTING_WORDS_NL
+from bot.texts.catalog import SETTING_TEXTS
+from engine.ai.players import PLAYER_KINDS
 from engine.errors import SettingsError
-from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, parse_length
+from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, SETTINGS, Setting, parse_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,37 +28,29 @@ class Choice:
         return (self.value, *self.dutch)
 
 
-def setting(key: str, meanings: Mapping[str, str], *synonyms: tuple[str, str]) -> tuple[Choice, ...]:
-    """The choices of setting ``key``, with its catalog Dutch word and any extra ``(value, word)`` synonyms."""
-    dutch = SETTING_WORDS_NL[key]
+def setting_choices(setting: Setting) -> tuple[Choice, ...]:
+    """The choices of ``setting``: each value with its catalog Dutch word and the setting's other words for it."""
+    texts = SETTING_TEXTS[setting.name]
     return tuple(Choice(value, tuple(dict.fromkeys(
-        word for word in (dutch[value], *(w for v, w in synonyms if v == value)) if word != value)), meaning)
-        for value, meaning in meanings.items())
+        word for word in (texts.words_nl[value], *(w for w, v in setting.aliases if v == value)) if word != value)),
+        texts.meanings[value][0] if value in texts.meanings else "")
+        for value in setting.values)
 
 
-RULES = setting("play", {"rotterdam": "void in the led suit: always trump",
-                         "amsterdam": "no need to trump while your partner heads the trick"})
-UNDERTRUMP = setting("undertrump", {"forced": "unable to overtrump: still play a trump",
-                                    "forbidden": "unable to overtrump: play another suit if you can"})
-BIDDING = setting("bidding", {"vrij": "each seat plays (naming trump) or passes",
-                              "verplicht": "the elder hand must name trump",
-                              "draaien": "a turned suit is played or passed"})
-FORCED = setting("forced", {"elder": "the player left of the dealer", "dealer": "the dealer"})
-ROEM = setting("roem", {"auto": "counted by itself", "declared": "counts only when claimed"})
-STUK = setting("stuk", {"trick": "K+Q of trump in one trick", "held": "K+Q of trump in one player's hand"},
-               ("trick", "slag"), ("held", "hand"))
-LEVEL = setting("ai", {"easy": "makes people's mistakes: a ten thrown onto the opponents' trick, trumps not "
-                                "pulled, a signal missed, a hand over- or underbid",
-                        "normal": "club-player rules",
-                        "hard": "the strong player: samples the unseen cards and solves each deal exactly"})
-LANGUAGE = setting("language", {"en": "", "nl": ""}, ("en", "english"), ("nl", "dutch"))
+# The choices of every setting that has a list of values (the length is typed freely), by its name.
+SETTING_CHOICES = {setting.name: setting_choices(setting) for setting in SETTINGS if setting.values}
+RULES = SETTING_CHOICES["rules"]
+UNDERTRUMP = SETTING_CHOICES["undertrump"]
+BIDDING = SETTING_CHOICES["bidding"]
+FORCED = SETTING_CHOICES["forced"]
+ROEM = SETTING_CHOICES["roem"]
+STUK = SETTING_CHOICES["stuk"]
+LEVEL = SETTING_CHOICES["ai"]
+LANGUAGE = SETTING_CHOICES["language"]
 # The duel takes the players by kind too; the levels are the same players under their table names.
-PLAYERS = (
-    Choice("random", (), "any legal action"),
-    Choice("heuristic", (), "rule-based (the normal level)"),
-    Choice("pimc", (), "the strong player (the hard level)"),
-    *LEVEL,
-)
+PLAYERS = (*(Choice(kind.name, (), kind.about) for kind in PLAYER_KINDS if not kind.level), *LEVEL)
+# The spellings the command line had for two options before they took the settings' names.
+OLDER_FLAGS = {"ai": "--level", "language": "--lang"}
 
 
 def lookup(choices: tuple[Choice, ...]) -> dict[str, str]:

@@ -23,6 +23,7 @@ from bot.tables.errors import ServiceErrorCode
 from bot.texts.catalog import card_text, t
 from bot.texts.language import Language
 from engine.actions import Call
+from engine.ai.players import LEVELS
 from engine.cards import SEATS, Card, Seat
 
 CUSTOM_ID_PREFIX = "kj:"
@@ -91,7 +92,7 @@ TABLE: Slot[int] = Slot(r"[1-9][0-9]{0,11}", int)  # table ids (and tournament e
 VERSION: Slot[int] = Slot(r"0|[1-9][0-9]{0,5}", int)  # actions in one match: a few hundred
 # A Discord id as the store keeps it (a signed 64-bit integer): a longer one would reach the store and fail there.
 USER: Slot[int] = Slot(SNOWFLAKE, int)
-LEVEL: Slot[str] = Slot(r"easy|normal|hard", str)
+LEVEL: Slot[str] = Slot('|'.join(LEVELS), str)
 SLOTS: dict[str, Slot[Any]] = {
     "table": TABLE,
     "entry": TABLE,

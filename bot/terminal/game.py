@@ -39,7 +39,7 @@ from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.claims import claim_for
 from engine.ai.hints import hint, strong_player
-from engine.ai.players import LEVELS, Level, UnknownPlayerError, make_player
+from engine.ai.players import UnknownPlayerError, find_player_kind
 from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.events import (
@@ -59,7 +59,7 @@ from engine.events import (
 from engine.game import Game, Phase
 from engine.order import sort_cards
 from engine.record import export_record
-from engine.settings import Rules
+from engine.settings import SETTINGS, Rules
 from engine.view import SeatView, seat_view
 
 Ask = Callable[[str], str]
@@ -81,14 +81,14 @@ class TerminalGame:
         self.args = args
         self.ask = ask
         self.say = say
-        self.lang = Language.of(str(getattr(args, "lang", "en")))
+        self.lang = Language.of(str(getattr(args, "language", "en")))
         self.auto = bool(getattr(args, "auto", False))
         self.show_hints = bool(getattr(args, "hint", False))
         self.rules = build_rules(args)
         seed = getattr(args, "seed", None)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         self.rng = random.Random(self.seed)
-        level = str(getattr(args, "level", "hard"))
+        level = str(getattr(args, "ai", "hard"))
         # Levels in either language (moeilijk = hard); the AI's own kinds (random, pimc) as they are.
         self.level = parse_setting_value("ai", level) or level.strip().lower()
         self.players: dict[Seat, Player] = {}
@@ -98,19 +98,11 @@ class TerminalGame:
     # ----------------------------------------------------------------- setup
 
     def make_players(self) -> None:
-        if self.level not in LEVELS and self.level not in ("random", "heuristic", "pimc"):
-            raise UnknownPlayerError(f"unknown level {self.level!r}: choose easy, normal or hard")
+        kind = find_player_kind(self.level)  # an unknown one is refused before any seat is filled
         for seat in SEATS:
             if seat is HUMAN and not self.auto:
                 continue
-            try:
-                self.players[seat] = make_player(self.level, self.seed * 4 + seat)
-            except UnknownPlayerError:
-                if seat is SEATS[0] or (seat is Seat.E and not self.players):
-                    self.say(self.text("level_fallback", level=self.level_name(self.level),
-                                       normal=self.level_name(Level.NORMAL)))
-                self.level = Level.NORMAL.value
-                self.players[seat] = make_player(self.level, self.seed * 4 + seat)
+            self.players[seat] = kind.build(self.seed * 4 + seat, True)
         if self.show_hints and not self.auto:
             self.hint_player = strong_player(self.seed)
 
@@ -460,12 +452,11 @@ def sheet_legend(lang: str = Language.EN, *, neutral: bool = False) -> str:
 
 def build_rules(args: argparse.Namespace) -> Rules:
     changes: dict[str, object] = {}
-    for key in ("play", "undertrump", "bidding", "forced", "roem", "stuk", "length"):
-        attr = "rules" if key == "play" else key
-        value = getattr(args, attr, None)
-        if value is not None:
+    for setting in SETTINGS:
+        value = getattr(args, setting.name, None)
+        if setting.is_rule and value is not None:
             # Dutch words work too (rotterdams, melden, tot 1001); what no language knows, the rules refuse.
-            changes[key] = parse_setting_value(key, str(value)) or value
+            changes[setting.key] = parse_setting_value(setting.name, str(value)) or value
     return Rules().with_changes(**changes)
 
 

@@ -10,18 +10,24 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.texts.language import Language
 from engine import rulebook
 from engine.actions import Call, Choice, Claim, Decline
 from engine.ai.hints import Hint, HintCode
-from engine.ai.players import Level
 from engine.cards import Card, Rank, Seat, Suit, Team
 from engine.errors import IllegalActionError
 from engine.events import RoemClaimed
 from engine.roem import RoemKind, RoemPart
-from engine.settings import Bidding, ForcedSeat, PlayRules, RoemMode, Rules, StukMode, Undertrump
+from engine.settings import (
+    SETTINGS,
+    SETTINGS_BY_NAME,
+    Bidding,
+    Level,
+    Rules,
+)
 
 EN = Language.EN
 NL = Language.NL
@@ -624,8 +630,6 @@ TEXTS.update({
                           "Dat kan hier niet: {text!r}. Kies uit: {choices}."),
     "terminal.bad_number": ("No card number {text} here: use one of {numbers}.",
                             "Geen kaart met nummer {text}: kies uit {numbers}."),
-    "terminal.level_fallback": ("The {level} player is not available; playing against level {normal}.",
-                                "De speler {level} is er niet; je speelt tegen niveau {normal}."),
     "terminal.you": ("You", "Jij"),
 })
 
@@ -1192,17 +1196,78 @@ def hint_text(hint: Hint, lang: str) -> str:
     return t("hint", lang, action=action, reason=reason) if reason else action
 
 
-# The Dutch word of every setting value, by setting; English uses the values themselves (the record's).
-SETTING_WORDS_NL: dict[str, dict[str, str]] = {
-    "play": {"rotterdam": "rotterdams", "amsterdam": "amsterdams"},
-    "undertrump": {"forced": "verplicht", "forbidden": "verboden"},
-    "bidding": {"vrij": "vrij", "verplicht": "verplicht", "draaien": "draaien"},
-    "forced": {"elder": "voorhand", "dealer": "deler"},
-    "roem": {"auto": "automatisch", "declared": "melden"},
-    "stuk": {"trick": "in de slag", "held": "in de hand"},
-    "ai": {"easy": "makkelijk", "normal": "normaal", "hard": "moeilijk"},
-    "felt": {"green": "groen", "navy": "marineblauw", "burgundy": "bordeaux"},
-    "language": {"en": "Engels", "nl": "Nederlands"},
+@dataclass(frozen=True, slots=True)
+class SettingTexts:
+    """The words of one table setting (``engine.settings.SETTINGS`` declares its values): its option's Dutch
+    name, what the option is for (English, Dutch: Discord shows it beside the option), each value's Dutch word
+    (English uses the values themselves, the record's), and what each value means (English, Dutch: the command
+    line's help shows it)."""
+
+    option_nl: str
+    about: tuple[str, str]
+    words_nl: Mapping[str, str] = field(default_factory=dict)
+    meanings: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The English names Discord's choices show where a value's own spelling would not do: a language by its name.
+    choice_names: Mapping[str, str] = field(default_factory=dict)
+
+    def choice_name(self, value: str) -> str:
+        return self.choice_names.get(value, value)
+
+
+SETTING_TEXTS: dict[str, SettingTexts] = {
+    "rules": SettingTexts(
+        "regels", ("Play rules: rotterdam or amsterdam", "Speelregels: rotterdam of amsterdam"),
+        {"rotterdam": "rotterdams", "amsterdam": "amsterdams"},
+        {"rotterdam": ("void in the led suit: always trump", "kun je niet bekennen: altijd troeven"),
+         "amsterdam": ("no need to trump while your partner heads the trick",
+                       "niet hoeven troeven als je maat de slag heeft")}),
+    "undertrump": SettingTexts(
+        "ondertroeven", ("Undertrumping: forced or forbidden", "Ondertroeven: verplicht of verboden"),
+        {"forced": "verplicht", "forbidden": "verboden"},
+        {"forced": ("unable to overtrump: still play a trump", "niet kunnen overtroeven: toch een troef spelen"),
+         "forbidden": ("unable to overtrump: play another suit if you can",
+                       "niet kunnen overtroeven: een andere kleur spelen als het kan")}),
+    "bidding": SettingTexts(
+        "troefkeuze", ("Bidding: vrij, verplicht or draaien", "Troef kiezen: vrij, verplicht of draaien"),
+        {"vrij": "vrij", "verplicht": "verplicht", "draaien": "draaien"},
+        {"vrij": ("each seat plays (naming trump) or passes", "ieder speelt (en noemt troef) of past"),
+         "verplicht": ("the elder hand must name trump", "de voorhand moet troef noemen"),
+         "draaien": ("a turned suit is played or passed", "een gedraaide kleur wordt gespeeld of gepast")}),
+    "forced": SettingTexts(
+        "gedwongen", ("Who must play after four passes in vrij: elder or dealer",
+                      "Wie moet spelen na vier keer passen bij vrij: voorhand of deler"),
+        {"elder": "voorhand", "dealer": "deler"},
+        {"elder": ("the player left of the dealer", "de speler links van de deler"),
+         "dealer": ("the dealer", "de deler")}),
+    "length": SettingTexts(
+        "lengte", ("Match length: hands (16, 8) or a target (to1001)", "Lengte: rondes (16, 8) of een doel (tot1001)")),
+    "roem": SettingTexts(
+        "roem", ("Roem: auto or declared", "Roem: automatisch of melden"),
+        {"auto": "automatisch", "declared": "melden"},
+        {"auto": ("counted by itself", "telt vanzelf"),
+         "declared": ("counts only when claimed", "telt alleen als je meldt")}),
+    "stuk": SettingTexts(
+        "stuk", ("Stuk: trick or held", "Stuk: in de slag of in de hand"),
+        {"trick": "in de slag", "held": "in de hand"},
+        {"trick": ("K+Q of trump in one trick", "H+V van troef in één slag"),
+         "held": ("K+Q of trump in one player's hand", "H+V van troef in de hand van één speler")}),
+    "ai": SettingTexts(
+        "ai", ("AI level: easy, normal or hard", "AI-niveau: makkelijk, normaal of moeilijk"),
+        {"easy": "makkelijk", "normal": "normaal", "hard": "moeilijk"},
+        {"easy": ("makes people's mistakes: a ten thrown onto the opponents' trick, trumps not pulled, a signal "
+                  "missed, a hand over- or underbid",
+                  "maakt de fouten van mensen: een tien bijgooien bij de tegenpartij, geen troef trekken, een sein "
+                  "missen, te hoog of te laag bieden"),
+         "normal": ("club-player rules", "speelt volgens de regels van clubspelers"),
+         "hard": ("the strong player: samples the unseen cards and solves each deal exactly",
+                  "de sterke speler: trekt steekproeven van de onzichtbare kaarten en rekent elke verdeling "
+                  "precies door")}),
+    "theme": SettingTexts(
+        "laken", ("Felt colour", "Kleur van het laken"),
+        {"green": "groen", "navy": "marineblauw", "burgundy": "bordeaux"}),
+    "language": SettingTexts(
+        "taal", ("Language of the table: en or nl", "Taal van de tafel: en of nl"),
+        {"en": "Engels", "nl": "Nederlands"}, choice_names={"en": "English", "nl": "Nederlands"}),
 }
 
 
@@ -1284,31 +1349,12 @@ COMMAND_TEXTS: dict[str, str] = {
     "Set this server's default table settings": "Stel de standaardinstellingen van deze server in",
     "delivery": "bezorging",
     "join": "meedoen",
-    "English": "Engels",
-    "Nederlands": "Nederlands",
     "dm": "dm",
     "thread": "draad",
     "Join a table, or take over an AI seat in a running game": "Doe mee aan een tafel, of neem een AI-plaats over",
     "seat": "plaats",
     "The seat: N, E, S or W": "De plaats: N, O, Z of W",
     "Where your private hand goes: dm or thread": "Waar je hand komt: dm of draad",
-    "Play rules: rotterdam or amsterdam": "Speelregels: rotterdam of amsterdam",
-    "Undertrumping: forced or forbidden": "Ondertroeven: verplicht of verboden",
-    "Bidding: vrij, verplicht or draaien": "Troef kiezen: vrij, verplicht of draaien",
-    "Match length: hands (16, 8) or a target (to1001)": "Lengte: rondes (16, 8) of een doel (tot1001)",
-    "Roem: auto or declared": "Roem: automatisch of melden",
-    "Stuk: trick or held": "Stuk: in de slag of in de hand",
-    "AI level: easy, normal or hard": "AI-niveau: makkelijk, normaal of moeilijk",
-    "Felt colour": "Kleur van het laken",
-    "Language of the table: en or nl": "Taal van de tafel: en of nl",
-    "undertrump": "ondertroeven",
-    "bidding": "troefkeuze",
-    "length": "lengte",
-    "roem": "roem",
-    "stuk": "stuk",
-    "ai": "ai",
-    "theme": "laken",
-    "language": "taal",
     "replay": "terugkijken",
     "Replay a match that is over, hand by hand (only you see it)":
         "Kijk een afgelopen partij terug, ronde voor ronde (alleen jij ziet het)",
@@ -1386,25 +1432,37 @@ COMMAND_TEXTS: dict[str, str] = {
     "Review a finished match: what each decision cost": "Analyseer een afgelopen partij: wat elke beslissing kostte",
     "The match: its number, e.g. 12": "De partij: het nummer, bijv. 12",
 }
-# The choices of the settings' options: the values' Dutch words.
-COMMAND_TEXTS.update({value: word for key in ("play", "undertrump", "bidding", "roem", "stuk", "ai", "felt")
-                      for value, word in SETTING_WORDS_NL[key].items()})
+
+
+def _setting_command_texts() -> dict[str, str]:
+    """The settings' options on Discord in Dutch: their names, what they are for, and their choices."""
+    texts: dict[str, str] = {}
+    for setting in SETTINGS:
+        if setting.on_discord:
+            words = SETTING_TEXTS[setting.name]
+            texts[setting.name] = words.option_nl
+            texts[words.about[0]] = words.about[1]
+            texts.update({words.choice_name(value): words.words_nl[value] for value in setting.values})
+    return texts
+
+
+COMMAND_TEXTS.update(_setting_command_texts())
 
 
 # ------------------------------------------------------------------ /klaverjas rules
 
 RULE_TEXTS: dict[str, tuple[str, str]] = {
-    "settings.line": ("{play} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
-                      "{play} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
+    "settings.line": ("{rules} · undertrump {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}",
+                      "{rules} · ondertroeven {undertrump} · {bidding} · {length} · roem {roem} · stuk {stuk}"),
     "settings.ai": ("AI: {level}", "AI: {level}"),
     "settings.forced": ("(four passes: the {seat} must play)", "(vier keer gepast: {seat} moet spelen)"),
     "length.hands": ("{hands:hand|hands}", "{hands:ronde|rondes}"),
     "length.target": ("to {target}", "tot {target}"),
     "rules.title": ("**Table #{table}: the rules at this table**", "**Tafel #{table}: de regels aan deze tafel**"),
-    "rules.settings": ("Settings: {play} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
-                       "· {length} · AI {ai} · felt {felt} · language {language}",
-                       "Instellingen: {play} · ondertroeven {undertrump} · troef {bidding} · roem {roem} · "
-                       "stuk {stuk} · {length} · AI {ai} · laken {felt} · taal {language}"),
+    "rules.settings": ("Settings: {rules} · undertrump {undertrump} · bidding {bidding} · roem {roem} · stuk {stuk} "
+                       "· {length} · AI {ai} · felt {theme} · language {language}",
+                       "Instellingen: {rules} · ondertroeven {undertrump} · troef {bidding} · roem {roem} · "
+                       "stuk {stuk} · {length} · AI {ai} · laken {theme} · taal {language}"),
     "rules.common": ("Always: follow suit if you can; when trump is led you must overtrump if you can, even over "
                      "your partner. Partners sit opposite: NS against EW. The playing team must score more than the "
                      "other team (points + roem), or it is nat and the others get everything; all eight tricks is "
@@ -1413,95 +1471,110 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                      "ook over je maat heen. Maten zitten tegenover elkaar: NZ tegen OW. Het spelende team moet "
                      "meer halen dan het andere (punten + roem), anders is het nat en krijgt de tegenpartij alles; "
                      "alle acht slagen is pit (+{pit_bonus})."),
-    "rules.rotterdam": ("**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
-                        "even when your partner is winning the trick.",
-                        "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
-                        "ook als je maat de slag al heeft."),
-    "rules.amsterdam": ("**Amsterdam**: when you cannot follow suit and your partner is winning the trick, you need "
-                        "not trump (but you may not undertrump); when an opponent is winning it you must trump "
-                        "(and overtrump if you can).",
-                        "**Amsterdams**: kun je niet bekennen en heeft je maat de slag, dan hoef je niet te troeven "
-                        "(maar ondertroeven mag niet); heeft een tegenstander de slag, dan moet je troeven (en "
-                        "overtroeven als het kan)."),
-    "rules.undertrump_forced": ("**Undertrump forced**: when you must trump but cannot overtrump, you still play a "
-                                "trump (a lower one).",
-                                "**Ondertroeven verplicht**: moet je troeven maar kun je niet overtroeven, dan speel "
-                                "je toch een (lagere) troef."),
-    "rules.undertrump_forbidden": ("**Undertrump forbidden**: when you cannot overtrump you play a card of another "
-                                   "suit instead; only with nothing but trumps do you undertrump.",
-                                   "**Ondertroeven verboden**: kun je niet overtroeven, dan speel je een kaart van "
-                                   "een andere kleur; alleen met niets dan troef ondertroef je."),
-    "rules.vrij": ("**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
-                   "or passes. If all four pass, {forced} must choose trump.",
-                   "**Troef vrij**: vanaf links van de deler zegt ieder spelen (en noemt een troefkleur) of "
-                   "passen. Past iedereen, dan moet {forced} troef kiezen."),
-    "rules.verplicht": ("**Bidding verplicht**: the player left of the dealer must choose trump at once.",
-                        "**Troef verplicht**: de speler links van de deler moet meteen troef kiezen."),
-    "rules.draaien": ("**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
-                      "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
-                      "the dealer must play it. The first turn of a match is always clubs.",
-                      "**Troef draaien**: er wordt een kleur gedraaid; ieder zegt spelen of passen. Past iedereen, dan "
-                      "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
-                      "de deler moet die spelen. De eerste keer in een partij is het altijd klaver."),
+    "explain.rules.rotterdam": (
+        "**Rotterdam**: when you cannot follow suit you must trump (and overtrump if you can), "
+        "even when your partner is winning the trick.",
+        "**Rotterdams**: kun je niet bekennen, dan moet je troeven (en overtroeven als het kan), "
+        "ook als je maat de slag al heeft."),
+    "explain.rules.amsterdam": (
+        "**Amsterdam**: when you cannot follow suit and your partner is winning the trick, you need "
+        "not trump (but you may not undertrump); when an opponent is winning it you must trump "
+        "(and overtrump if you can).",
+        "**Amsterdams**: kun je niet bekennen en heeft je maat de slag, dan hoef je niet te troeven "
+        "(maar ondertroeven mag niet); heeft een tegenstander de slag, dan moet je troeven (en "
+        "overtroeven als het kan)."),
+    "explain.undertrump.forced": (
+        "**Undertrump forced**: when you must trump but cannot overtrump, you still play a "
+        "trump (a lower one).",
+        "**Ondertroeven verplicht**: moet je troeven maar kun je niet overtroeven, dan speel "
+        "je toch een (lagere) troef."),
+    "explain.undertrump.forbidden": (
+        "**Undertrump forbidden**: when you cannot overtrump you play a card of another "
+        "suit instead; only with nothing but trumps do you undertrump.",
+        "**Ondertroeven verboden**: kun je niet overtroeven, dan speel je een kaart van "
+        "een andere kleur; alleen met niets dan troef ondertroef je."),
+    "explain.bidding.vrij": (
+        "**Bidding vrij**: starting left of the dealer, each player plays (naming any suit as trump) "
+        "or passes. If all four pass, {forced} must choose trump.",
+        "**Troef vrij**: vanaf links van de deler zegt ieder spelen (en noemt een troefkleur) of "
+        "passen. Past iedereen, dan moet {forced} troef kiezen."),
+    "explain.bidding.verplicht": (
+        "**Bidding verplicht**: the player left of the dealer must choose trump at once.",
+        "**Troef verplicht**: de speler links van de deler moet meteen troef kiezen."),
+    "explain.bidding.draaien": (
+        "**Bidding draaien**: a suit is turned; each player in turn plays on it or passes. If all "
+        "pass, a second suit is turned; if all pass again, a third is turned and the player left of "
+        "the dealer must play it. The first turn of a match is always clubs.",
+        "**Troef draaien**: er wordt een kleur gedraaid; ieder zegt spelen of passen. Past iedereen, dan "
+        "wordt een tweede kleur gedraaid; past iedereen weer, dan een derde, en de speler links van "
+        "de deler moet die spelen. De eerste keer in een partij is het altijd klaver."),
     "rules.forced_elder": ("the player left of the dealer", "de speler links van de deler"),
     "rules.forced_dealer": ("the dealer", "de deler"),
-    "rules.roem_auto": ("**Roem automatic**: roem in a trick (three in a row {run3_roem}, four in a row "
-                        "{run4_roem}, four of a kind {four_roem}, four jacks {jacks_roem}, stuk {stuk_roem}) is "
-                        "counted for the team that wins the trick.",
-                        "**Roem automatisch**: roem in een slag (driekaart {run3_roem}, vierkaart {run4_roem}, vier "
-                        "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
-                        "dat de slag wint."),
-    "rules.roem_declared": ("**Roem declared**: roem counts only when a player of the team that won the trick "
-                            "presses Roem! before the next card is played (after the last trick you are asked). "
-                            "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
-                            "none scores nothing.",
-                            "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
-                            "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
-                            "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
-                            "niets op."),
-    "rules.stuk_trick": ("**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
-                         "winner.",
-                         "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "
-                         "winnaar."),
-    "rules.stuk_held": ("**Stuk held**: a player who holds king and queen of trump scores {stuk_roem} roem for their "
-                        "team when playing the second of them, whoever wins that trick.",
-                        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
-                        "team bij het spelen van de tweede, wie de slag ook wint."),
-    "rules.length_hands": ("**Length**: {hands:hand|hands}; the higher total wins.",
-                           "**Lengte**: {hands:ronde|rondes}; het hoogste totaal wint."),
-    "rules.length_target": ("**Length**: the first team to {target} points wins.",
-                            "**Lengte**: het eerste team met {target} punten wint."),
+    "explain.roem.auto": (
+        "**Roem automatic**: roem in a trick (three in a row {run3_roem}, four in a row "
+        "{run4_roem}, four of a kind {four_roem}, four jacks {jacks_roem}, stuk {stuk_roem}) is "
+        "counted for the team that wins the trick.",
+        "**Roem automatisch**: roem in een slag (driekaart {run3_roem}, vierkaart {run4_roem}, vier "
+        "gelijken {four_roem}, vier boeren {jacks_roem}, stuk {stuk_roem}) telt vanzelf voor het team "
+        "dat de slag wint."),
+    "explain.roem.declared": (
+        "**Roem declared**: roem counts only when a player of the team that won the trick "
+        "presses Roem! before the next card is played (after the last trick you are asked). "
+        "Nobody tells you whether a trick holds roem: spot it yourself. A claim that finds "
+        "none scores nothing.",
+        "**Roem melden**: roem telt alleen als iemand van het team dat de slag won op Roem! "
+        "drukt voor de volgende kaart (na de laatste slag wordt het gevraagd). Niemand zegt of "
+        "er roem in een slag zit: zie het zelf. Meld je roem die er niet is, dan levert dat "
+        "niets op."),
+    "explain.stuk.trick": (
+        "**Stuk in the trick**: king and queen of trump in one trick are {stuk_roem} roem for its "
+        "winner.",
+        "**Stuk in de slag**: heer en vrouw van troef in één slag zijn {stuk_roem} roem voor de "
+        "winnaar."),
+    "explain.stuk.held": (
+        "**Stuk held**: a player who holds king and queen of trump scores {stuk_roem} roem for their "
+        "team when playing the second of them, whoever wins that trick.",
+        "**Stuk in de hand**: wie heer en vrouw van troef heeft, krijgt {stuk_roem} roem voor zijn "
+        "team bij het spelen van de tweede, wie de slag ook wint."),
+    "explain.length.hands": (
+        "**Length**: {hands:hand|hands}; the higher total wins.",
+        "**Lengte**: {hands:ronde|rondes}; het hoogste totaal wint."),
+    "explain.length.target": (
+        "**Length**: the first team to {target} points wins.",
+        "**Lengte**: het eerste team met {target} punten wint."),
 }
 TEXTS.update(RULE_TEXTS)
 
 
 
-def setting_value(key: str, value: str, lang: str) -> str:
+def setting_value(name: str, value: str, lang: str) -> str:
     """A setting's value as a player of ``lang`` reads it: ``moeilijk`` for the ai level ``hard`` in Dutch."""
-    if language(lang) is NL:
-        return SETTING_WORDS_NL.get(key, {}).get(value, value)
+    if language(lang) is NL and name in SETTING_TEXTS:
+        return SETTING_TEXTS[name].words_nl.get(value, value)
     return value
 
 
-def parse_setting_value(key: str, text: str) -> str | None:
-    """The value of setting ``key`` (play, undertrump, bidding, forced, roem, stuk, length, ai, felt, language)
-    from a player's words in English or Dutch (``moeilijk`` -> ``hard``, ``tot 1001`` -> ``to1001``); None when
-    the words name no value. Values are returned as the settings and the record spell them."""
+def parse_setting_value(name: str, text: str) -> str | None:
+    """The value of setting ``name`` (``engine.settings.SETTINGS``: rules, undertrump, bidding, forced, length,
+    roem, stuk, ai, theme, language) from a player's words in English or Dutch, or another word the setting
+    takes (``moeilijk`` -> ``hard``, ``tot 1001`` -> ``to1001``, ``slag`` -> ``trick``); None when the words name
+    no value. Values are returned as the settings and the record spell them."""
     raw = " ".join(text.strip().lower().split())
-    if key == "length":
+    setting = SETTINGS_BY_NAME.get(name)
+    if setting is None:
+        return None
+    if not setting.values:  # the length, typed freely
         words = raw.replace("rondes", "").replace("ronde", "").replace("hands", "").replace("hand", "").strip()
         for prefix in ("tot", "to", "target:", "target="):
             if words.startswith(prefix):
                 number = words[len(prefix):].strip().replace(".", "").replace(",", "")
                 return f"to{number}" if number.isdigit() else None
         return words if words.isdigit() else None
-    dutch_words = SETTING_WORDS_NL.get(key)
-    if dutch_words is None:
-        return None
-    for value, dutch in dutch_words.items():
-        if raw in (value, dutch.lower()):
+    dutch_words = SETTING_TEXTS[name].words_nl
+    for value in setting.values:
+        if raw in (value, dutch_words[value].lower()):
             return value
-    return None
+    return dict(setting.aliases).get(raw)
 
 
 def parse_level(text: str) -> Level | None:
@@ -1527,7 +1600,7 @@ def settings_line(rules: Rules, lang: str, ai: str | None = None, *, forced: boo
     bidding = value("bidding", rules.bidding.value)
     if forced and rules.bidding is Bidding.VRIJ:  # who must play after four passes matters only here
         bidding += " " + t("settings.forced", lang, seat=value("forced", rules.forced.value))
-    line = t("settings.line", lang, play=value("play", rules.play.value),
+    line = t("settings.line", lang, rules=value("rules", rules.play.value),
              undertrump=value("undertrump", rules.undertrump_rule.value),
              bidding=bidding, length=length_text(rules, lang),
              roem=value("roem", rules.roem.value), stuk=value("stuk", rules.stuk.value))
@@ -1545,26 +1618,18 @@ def explain_rules(rules: Rules, lang: str, *, table: int | None = None, ai: str 
     lines = []
     if table is not None:
         lines.append(t("rules.title", lang, table=table))
-    lines.append(t("rules.settings", lang, play=value("play", rules.play.value),
-                   undertrump=value("undertrump", rules.undertrump_rule.value),
-                   bidding=value("bidding", rules.bidding.value), roem=value("roem", rules.roem.value),
-                   stuk=value("stuk", rules.stuk.value), length=length_text(rules, lang), ai=value("ai", ai),
-                   felt=value("felt", felt), language=value("language", language)))
-    lines.append("• " + t("rules.rotterdam" if rules.play is PlayRules.ROTTERDAM else "rules.amsterdam", lang))
-    forced_undertrump = rules.undertrump_rule is Undertrump.FORCED
-    lines.append("• " + t("rules.undertrump_forced" if forced_undertrump else "rules.undertrump_forbidden", lang))
-    if rules.bidding is Bidding.VRIJ:
-        forced = t("rules.forced_elder" if rules.forced is ForcedSeat.ELDER else "rules.forced_dealer", lang)
-        lines.append("• " + t("rules.vrij", lang, forced=forced))
-    else:
-        lines.append("• " + t("rules." + rules.bidding.value, lang))
-    lines.append("• " + t("rules.roem_auto" if rules.roem is RoemMode.AUTO else "rules.roem_declared", lang))
-    stuk_key = "rules.stuk_trick" if rules.stuk is StukMode.TRICK else "rules.stuk_held"
-    lines.append("• " + t(stuk_key, lang))
-    length = rules.length
-    if length.hands is not None:
-        lines.append("• " + t("rules.length_hands", lang, hands=length.hands))
-    else:
-        lines.append("• " + t("rules.length_target", lang, target=length.target))
+    values = rules.to_dict()
+    shown = {setting.name: value(setting.name, str(values[setting.key])) for setting in SETTINGS
+             if setting.is_rule and setting.values}
+    lines.append(t("rules.settings", lang, **shown, length=length_text(rules, lang), ai=value("ai", ai),
+                   theme=value("theme", felt), language=value("language", language)))
+    # A bullet for each rule as this table plays it, in the settings' order; who must play after four passes is
+    # said within bidding vrij (the forced seat has no bullet of its own).
+    params = {"forced": t(f"rules.forced_{rules.forced.value}", lang), **rules.length.to_dict()}
+    for setting in SETTINGS:
+        chosen = values.get(setting.key)
+        kind = next(iter(chosen)) if isinstance(chosen, dict) else chosen  # the length: hands or a target
+        if setting.is_rule and f"explain.{setting.name}.{kind}" in TEXTS:
+            lines.append("• " + t(f"explain.{setting.name}.{kind}", lang, **params))
     lines.append(t("rules.common", lang))
     return "\n".join(lines)

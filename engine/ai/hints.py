@@ -26,7 +26,7 @@ from engine.ai.heuristic import (
     points,
     strength,
 )
-from engine.ai.players import UnknownPlayerError, make_player
+from engine.ai.players import make_player
 from engine.cards import SEATS, SUITS, Card, Seat, iter_bits, rank_of, seat_after, suit_of
 from engine.game import Phase
 from engine.view import SeatView
@@ -90,11 +90,8 @@ class Hint:
 
 
 def strong_player(seed: int = 0) -> Player:
-    """The player hints follow: ``pimc`` when available, else the heuristic."""
-    try:
-        return make_player("pimc", seed)
-    except UnknownPlayerError:
-        return HeuristicPlayer(seed=seed)
+    """The player hints follow: the strong one."""
+    return make_player("pimc", seed)
 
 
 def hint(view: SeatView, player: Player | None = None) -> Hint:

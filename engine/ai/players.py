@@ -1,16 +1,17 @@
-"""The simple players and the level mapping: one place that turns a name into a ``Player``.
+"""The simple players and ``PLAYER_KINDS``: every kind of AI player, declared once, and ``make_player``, which
+turns a kind's name into a ``Player``.
 
-Kinds: ``random`` (any legal action), ``heuristic`` (rule-based), ``pimc`` (the strong player, built
-in ``engine.ai.pimc`` and imported only when asked for), and the bot levels ``easy`` (the heuristic
-with people's mistakes, ``engine.ai.easy``), ``normal`` (heuristic) and ``hard`` (pimc).
+Kinds: ``random`` (any legal action), ``heuristic`` (rule-based), ``pimc`` (the strong player, ``engine.ai.pimc``),
+and the table levels (``engine.settings.Level``) ``easy`` (the heuristic with people's mistakes,
+``engine.ai.easy``), ``normal`` (heuristic) and ``hard`` (pimc).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
-from enum import StrEnum
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine.actions import Choice
 from engine.ai.base import Player
@@ -18,24 +19,15 @@ from engine.ai.easy import EasyPlayer
 from engine.ai.heuristic import HeuristicPlayer
 from engine.errors import KlaverjasError
 from engine.randomness import RandomSource, make_rng
+from engine.settings import Level
 from engine.view import SeatView
 
-PLAYER_KINDS = ("random", "heuristic", "pimc", "easy", "normal", "hard")
-
-
-class Level(StrEnum):
-    """The levels a table offers for its AI players."""
-
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
-
-
-LEVELS = tuple(level.value for level in Level)
+__all__ = ["LEVELS", "PLAYER_KINDS", "Level", "PlayerKind", "RandomPlayer", "UnknownPlayerError", "find_player_kind",
+           "make_player", "situation_seed"]
 
 
 class UnknownPlayerError(KlaverjasError):
-    """A player kind or level that does not exist (or whose module is not installed)."""
+    """A player kind or level that does not exist."""
 
 
 class RandomPlayer:
@@ -68,34 +60,51 @@ def situation_seed(seed: int, view: SeatView) -> int:
     return int.from_bytes(digest, "big") >> 2  # positive, and within the 62 bits every player's generator takes
 
 
+def _strong_player(seed: int, timed: bool) -> Player:
+    # Imported when a strong player is made: it pulls in numba and the solver, which the text catalog, the
+    # command line's other commands and the bot's front end never need.
+    from engine.ai.pimc import PimcPlayer
+
+    return PimcPlayer(seed=seed, timed=timed)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerKind:
+    """One kind of AI player: its name, how it is made (``build(seed, timed)``), and what it does (for the
+    command line's help). ``level``: a table offers it under this name (its words are the catalog's)."""
+
+    name: str
+    build: Callable[[int, bool], Player]
+    about: str
+    level: bool = False
+
+
+PLAYER_KINDS: tuple[PlayerKind, ...] = (
+    PlayerKind("random", lambda seed, timed: RandomPlayer(seed), "any legal action"),
+    PlayerKind("heuristic", lambda seed, timed: HeuristicPlayer(seed=seed, name="heuristic"),
+               "rule-based (the normal level)"),
+    PlayerKind("pimc", _strong_player, "the strong player (the hard level)"),
+    PlayerKind(Level.EASY.value, lambda seed, timed: EasyPlayer(seed=seed, name="easy"), "", level=True),
+    PlayerKind(Level.NORMAL.value, lambda seed, timed: HeuristicPlayer(seed=seed, name="normal"), "", level=True),
+    PlayerKind(Level.HARD.value, _strong_player, "", level=True),
+)
+LEVELS = tuple(level.value for level in Level)
+
+
+def find_player_kind(name: str) -> PlayerKind:
+    """The kind named ``name`` (any case, spaces around ignored)."""
+    key = name.strip().lower()
+    for kind in PLAYER_KINDS:
+        if kind.name == key:
+            return kind
+    raise UnknownPlayerError(
+        f"unknown player {name!r}: choose one of {', '.join(kind.name for kind in PLAYER_KINDS)}")
+
+
 def make_player(kind: str, seed: int = 0, *, timed: bool = True) -> Player:
     """A player of the given kind or level, seeded for reproducible play.
 
     ``timed=False``: the strong player's work is bounded by its node budget alone, without the time cap that
     keeps a busy machine's decisions short; its choice then depends on the seed and the view only, on any
     machine and under any load (tournament tables need that)."""
-    key = kind.strip().lower()
-    if key == "random":
-        return RandomPlayer(seed)
-    if key in ("heuristic", "normal"):
-        return HeuristicPlayer(seed=seed, name=key)
-    if key == "easy":
-        return EasyPlayer(seed=seed, name=key)
-    if key in ("pimc", "hard"):
-        try:
-            # Imported by name: the strong player lives in its own module and pulls in the solver.
-            module = importlib.import_module("engine.ai.pimc")
-        except ImportError as error:
-            raise UnknownPlayerError(
-                f"the {key!r} player needs engine.ai.pimc, which is not available ({error})") from None
-        player: Player = module.PimcPlayer(seed=seed, timed=timed)
-        return player
-    raise UnknownPlayerError(f"unknown player {kind!r}: choose one of {', '.join(PLAYER_KINDS)}")
-
-
-def pimc_available() -> bool:
-    try:
-        importlib.import_module("engine.ai.pimc")
-    except ImportError:
-        return False
-    return True
+    return find_player_kind(kind).build(seed, timed)

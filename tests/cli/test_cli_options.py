@@ -37,8 +37,8 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 def test_play_defaults() -> None:
     args = parse("play")
-    assert (args.rules, args.undertrump, args.bidding, args.forced, args.roem, args.stuk, args.length, args.level,
-            args.lang, args.seed) == ("rotterdam", None, "vrij", "elder", "auto", "trick", "16", "hard", "en", None)
+    assert (args.rules, args.undertrump, args.bidding, args.forced, args.roem, args.stuk, args.length, args.ai,
+            args.language, args.seed) == ("rotterdam", None, "vrij", "elder", "auto", "trick", "16", "hard", "en", None)
 
 
 @pytest.mark.parametrize(("option", "word", "dest", "value"), [
@@ -53,10 +53,11 @@ def test_play_defaults() -> None:
     ("--roem", "automatisch", "roem", "auto"),
     ("--stuk", "in de hand", "stuk", "held"),
     ("--stuk", "slag", "stuk", "trick"),
-    ("--level", "makkelijk", "level", "easy"),
-    ("--level", "normaal", "level", "normal"),
-    ("--level", "Moeilijk", "level", "hard"),
-    ("--lang", "nederlands", "lang", "nl"),
+    ("--ai", "makkelijk", "ai", "easy"),
+    ("--level", "normaal", "ai", "normal"),  # the options' earlier spellings still work
+    ("--level", "Moeilijk", "ai", "hard"),
+    ("--lang", "nederlands", "language", "nl"),
+    ("--language", "dutch", "language", "nl"),
 ])
 def test_play_takes_dutch_and_english_words(option: str, word: str, dest: str, value: str) -> None:
     assert getattr(parse("play", option, word), dest) == value
@@ -80,8 +81,8 @@ def test_dutch_words_make_the_engines_rules() -> None:
     (["play", "--stuk", "both"], "--stuk"),
     (["play", "--length", "0"], "--length"),
     (["play", "--length", "to"], "--length"),
-    (["play", "--level", "genius"], "--level"),
-    (["play", "--lang", "fr"], "--lang"),
+    (["play", "--level", "genius"], "--ai/--level"),  # named by both spellings
+    (["play", "--lang", "fr"], "--language/--lang"),
     (["play", "--seed", "x"], "--seed"),
     (["duel", "heuristic", "random", "--deals", "0"], "--deals"),
     (["duel", "heuristic", "random", "--workers", "none"], "--workers"),
@@ -153,16 +154,6 @@ def test_duel_takes_dutch_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", "makkelijk", "random", "--deals", "1", "--workers", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["deals"] == 1
-
-
-def test_an_unavailable_level_is_refused_before_the_table(monkeypatch: pytest.MonkeyPatch,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.cli import main as cli_main
-
-    monkeypatch.setattr(cli_main, "player_problem", lambda kind: "the compiled solver is missing")
-    assert main(["play", "--level", "moeilijk", "--seed", "1"]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and "klaverjas play: --level hard: the compiled solver is missing" in err
 
 
 def test_ctrl_c_is_status_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch,

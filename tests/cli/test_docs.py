@@ -17,7 +17,7 @@ from bot.discord_app.config import MIN_TURN_TIME, VARIABLES
 from engine import rulebook
 from engine.cards import Card, Suit
 from engine.record import score_record
-from engine.settings import RULE_KEYS, Rules
+from engine.settings import RULE_KEYS, SETTINGS, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DOC = (ROOT / "engine/docs/rules.md").read_text(encoding="utf-8")
@@ -149,8 +149,8 @@ def test_every_setting_is_listed_with_its_default_and_its_command_line_words() -
     rows = {row[0].strip("`"): row for row in table_rows(RULES_DOC, "| setting | values")}
     assert set(rows) == set(RULE_KEYS)
     defaults = Rules().to_dict()
-    option_words = {"play": words.RULES, "undertrump": words.UNDERTRUMP, "bidding": words.BIDDING,
-                    "forced": words.FORCED, "roem": words.ROEM, "stuk": words.STUK}
+    option_words = {setting.key: words.SETTING_CHOICES[setting.name] for setting in SETTINGS
+                    if setting.is_rule and setting.values}
     for key, (_, values, default, option) in rows.items():
         if key == "undertrump":
             assert "follows `play`" in default

@@ -11,7 +11,7 @@ import pytest
 from bot.tables.errors import ServiceErrorCode
 from bot.texts.catalog import (
     RANKS,
-    SETTING_WORDS_NL,
+    SETTING_TEXTS,
     TEXTS,
     UNWORDED_HINTS,
     card_text,
@@ -143,8 +143,9 @@ def test_dutch_tables_name_teams_by_seat_as_nz_and_ow() -> None:
 
 @pytest.mark.parametrize(("key", "text", "value"), [
     ("ai", "moeilijk", "hard"), ("ai", "Makkelijk", "easy"), ("ai", "normal", "normal"),
-    ("play", "rotterdams", "rotterdam"), ("undertrump", "verboden", "forbidden"), ("roem", "melden", "declared"),
-    ("stuk", "in de hand", "held"), ("felt", "marineblauw", "navy"), ("language", "Nederlands", "nl"),
+    ("rules", "rotterdams", "rotterdam"), ("undertrump", "verboden", "forbidden"), ("roem", "melden", "declared"),
+    ("stuk", "in de hand", "held"), ("theme", "marineblauw", "navy"), ("language", "Nederlands", "nl"),
+    ("stuk", "slag", "trick"), ("language", "dutch", "nl"),
     ("length", "tot 1001", "to1001"), ("length", "16 rondes", "16"), ("bidding", "draaien", "draaien"),
 ])
 def test_settings_are_read_from_dutch_words(key: str, text: str, value: str) -> None:
@@ -159,11 +160,11 @@ def test_levels_and_settings_are_shown_and_read_in_dutch() -> None:
 
 
 def test_every_setting_value_has_its_dutch_word() -> None:
-    assert set(SETTING_WORDS_NL["felt"]) == set(FELTS)
-    assert tuple(SETTING_WORDS_NL["ai"]) == LEVELS
-    for key, enum in (("play", PlayRules), ("undertrump", Undertrump), ("bidding", Bidding), ("forced", ForcedSeat),
+    assert set(SETTING_TEXTS["theme"].words_nl) == set(FELTS)
+    assert tuple(SETTING_TEXTS["ai"].words_nl) == LEVELS
+    for key, enum in (("rules", PlayRules), ("undertrump", Undertrump), ("bidding", Bidding), ("forced", ForcedSeat),
                       ("roem", RoemMode), ("stuk", StukMode)):
-        assert set(SETTING_WORDS_NL[key]) == {member.value for member in enum}
+        assert set(SETTING_TEXTS[key].words_nl) == {member.value for member in enum}
 
 
 def test_rule_values_in_texts_come_from_the_engine() -> None:

@@ -11,12 +11,14 @@ from discord.ext import commands
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.context import reply, user_lang
+from bot.discord_app.setting_options import choices_of
 from bot.discord_app.stats_handlers import send_stats
 from bot.discord_app.stats_messages import ai_name
 from bot.stats.facts import ai_key, human_key
 from bot.tables.model import choice_of
 from bot.texts.catalog import t
 from engine.ai.players import Level
+from engine.settings import find_setting
 
 
 class Stats(commands.Cog):
@@ -30,7 +32,7 @@ class Stats(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     @app_commands.allowed_installs(guilds=True, users=False)
     @app_commands.describe(player=_("The player (default: you)"), ai=_("An AI level instead of a player"))
-    @app_commands.choices(ai=[app_commands.Choice(name=_(level.value), value=level.value) for level in Level])
+    @app_commands.choices(ai=choices_of(find_setting("ai")))  # the levels, as /klaverjas start offers them
     async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None,
                     ai: str | None = None) -> None:
         lang = user_lang(interaction)

@@ -15,48 +15,11 @@ from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import at_home, reply, user_lang
 from bot.discord_app.handlers import dm_notice, preferred_delivery, sit_down, table_here, take_seat, user_table
 from bot.discord_app.messages import describe_settings, lobby_text, lobby_view
+from bot.discord_app.setting_options import setting_options, settings_from
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table, TableSettings
 from bot.texts.catalog import parse_seat, t
 from bot.texts.language import Language
-from engine.ai.players import Level
-from rendering.theme import FELTS
-
-
-def _choices(values: list[str]) -> list[app_commands.Choice[str]]:
-    # Names are translated for Discord's Dutch locale (bot.texts.catalog.COMMAND_TEXTS); values stay the record's.
-    names = {"en": "English", "nl": "Nederlands"}
-    return [app_commands.Choice(name=_(names.get(value, value)), value=value) for value in values]
-
-
-SETTING_DESCRIPTIONS = {
-    "rules": _("Play rules: rotterdam or amsterdam"),
-    "undertrump": _("Undertrumping: forced or forbidden"),
-    "bidding": _("Bidding: vrij, verplicht or draaien"),
-    "length": _("Match length: hands (16, 8) or a target (to1001)"),
-    "roem": _("Roem: auto or declared"),
-    "stuk": _("Stuk: trick or held"),
-    "ai": _("AI level: easy, normal or hard"),
-    "theme": _("Felt colour"),
-    "language": _("Language of the table: en or nl"),
-}
-SETTING_CHOICES = {
-    "rules": _choices(["rotterdam", "amsterdam"]),
-    "undertrump": _choices(["forced", "forbidden"]),
-    "bidding": _choices(["vrij", "verplicht", "draaien"]),
-    "roem": _choices(["auto", "declared"]),
-    "stuk": _choices(["trick", "held"]),
-    "ai": _choices([level.value for level in Level]),
-    "theme": _choices(list(FELTS)),
-    "language": _choices([language.value for language in Language]),
-}
-
-
-def settings_from(base: TableSettings, rules: str | None, undertrump: str | None, bidding: str | None,
-                  length: str | None, roem: str | None, stuk: str | None, ai: str | None, theme: str | None,
-                  language: str | None) -> TableSettings:
-    return base.with_changes(play=rules, undertrump=undertrump, bidding=bidding, length=length, roem=roem, stuk=stuk,
-                             ai_level=ai, felt=theme, language=language)
 
 
 class Tables(KlaverjasCog):
@@ -65,17 +28,13 @@ class Tables(KlaverjasCog):
         return stored if stored is not None else TableSettings(language=lang)
 
     @app_commands.command(name=_("start"), description=_("Open a Klaverjas table in this channel"))
-    @app_commands.describe(**SETTING_DESCRIPTIONS)
-    @app_commands.choices(**SETTING_CHOICES)
-    async def start(self, interaction: discord.Interaction[Any], rules: str | None = None,
-                    undertrump: str | None = None, bidding: str | None = None, length: str | None = None,
-                    roem: str | None = None, stuk: str | None = None, ai: str | None = None,
-                    theme: str | None = None, language: str | None = None) -> None:
+    @setting_options()
+    async def start(self, interaction: discord.Interaction[Any], **options: str | None) -> None:
         service = self.bot.service
         # Both reads at once: in a burst of starts each waits for its turn on the store, and the answer for both.
         base, delivery = await asyncio.gather(self.guild_defaults(interaction.guild_id, user_lang(interaction)),
                                               preferred_delivery(self.bot, interaction))
-        settings = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
+        settings = settings_from(base, options)
 
         async def post_lobby(table: Table) -> int:
             view = lobby_view(table)
@@ -100,19 +59,15 @@ class Tables(KlaverjasCog):
             await interaction.followup.send(notice, ephemeral=True)
 
     @app_commands.command(name=_("settings"), description=_("Set this server's default table settings"))
-    @app_commands.describe(**SETTING_DESCRIPTIONS)
-    @app_commands.choices(**SETTING_CHOICES)
+    @setting_options()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction[Any], rules: str | None = None,
-                       undertrump: str | None = None, bidding: str | None = None, length: str | None = None,
-                       roem: str | None = None, stuk: str | None = None, ai: str | None = None,
-                       theme: str | None = None, language: str | None = None) -> None:
+    async def settings(self, interaction: discord.Interaction[Any], **options: str | None) -> None:
         lang = user_lang(interaction)
         if interaction.guild_id is None:
             raise ServiceError(ServiceErrorCode.NOT_HERE)
         base = await self.guild_defaults(interaction.guild_id, lang)
-        new = settings_from(base, rules, undertrump, bidding, length, roem, stuk, ai, theme, language)
+        new = settings_from(base, options)
         await self.bot.store.set_guild_defaults(interaction.guild_id, new)
         await reply(interaction, t("settings.saved", lang) + "\n" + describe_settings(new, lang))
 

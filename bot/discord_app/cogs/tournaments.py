@@ -11,9 +11,9 @@ from discord.app_commands import locale_str as _
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
-from bot.discord_app.cogs.tables import SETTING_CHOICES, SETTING_DESCRIPTIONS, settings_from
 from bot.discord_app.context import reply, user_lang
 from bot.discord_app.limits import tame, visible
+from bot.discord_app.setting_options import setting_options, settings_from
 from bot.discord_app.tournament_handlers import join as join_tournament
 from bot.discord_app.tournament_handlers import send_standings
 from bot.discord_app.tournament_messages import created_text, tournament_label, winners_text
@@ -33,8 +33,6 @@ from bot.tournaments.model import (
 CHOICES = 25
 TOURNAMENT_ID = re.compile(r"#?([1-9][0-9]{0,11})")  # as typed or chosen: 7 or #7, ASCII digits only
 TOURNAMENT_OPTION = _("The tournament: pick one from the list")
-# The table options of /klaverjas start, without the length (a tournament has its own number of hands).
-TABLE_OPTIONS = ("rules", "undertrump", "bidding", "roem", "stuk", "ai", "theme", "language")
 
 
 def parse_tournament(text: str | None) -> int | None:
@@ -65,16 +63,13 @@ class Tournaments(KlaverjasCog):
     @app_commands.describe(name=_("The tournament's name"), hands=_("Hands every entry plays (default 16, a boompje)"),
                            max_participants=_("Most entries (a pair is one; default 10, 0 for no limit)"),
                            hours=_("Hours until it closes (default 24)"),
-                           pairs=_("Whether two may enter as a pair (default yes)"),
-                           **{key: SETTING_DESCRIPTIONS[key] for key in TABLE_OPTIONS})
-    @app_commands.choices(**{key: SETTING_CHOICES[key] for key in TABLE_OPTIONS})
+                           pairs=_("Whether two may enter as a pair (default yes)"))
+    @setting_options(tournament=True)  # the table's options, but the length: a tournament has its own hands
     async def create(self, interaction: discord.Interaction[Any], name: str,
                      hands: app_commands.Range[int, 1, MAX_HANDS] = DEFAULT_HANDS,
                      max_participants: app_commands.Range[int, 0, MAX_PARTICIPANTS_LIMIT] = DEFAULT_MAX_PARTICIPANTS,
                      hours: app_commands.Range[float, MIN_HOURS, MAX_HOURS] = DEFAULT_HOURS, pairs: bool = True,
-                     rules: str | None = None, undertrump: str | None = None, bidding: str | None = None,
-                     roem: str | None = None, stuk: str | None = None, ai: str | None = None,
-                     theme: str | None = None, language: str | None = None) -> None:
+                     **options: str | None) -> None:
         lang = user_lang(interaction)
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
@@ -89,7 +84,7 @@ class Tournaments(KlaverjasCog):
             raise ServiceError(ServiceErrorCode.THREAD_HAS_TABLE, {"table": in_thread.id})
         stored = await self.bot.store.guild_defaults(guild_id)
         base = stored if stored is not None else TableSettings(language=lang)
-        settings = settings_from(base, rules, undertrump, bidding, None, roem, stuk, ai, theme, language)
+        settings = settings_from(base, options)
         tournament = await service.create(guild_id=guild_id, channel_id=channel_id, creator_id=interaction.user.id,
                                           name=visible(name), settings=settings, hands=hands, hours=hours,
                                           max_participants=max_participants, pairs=pairs)
