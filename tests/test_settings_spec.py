@@ -193,8 +193,8 @@ def test_every_level_is_one_player_kind_and_a_button() -> None:
     assert [kind.name for kind in PLAYER_KINDS if kind.level] == [level.value for level in Level]
     for level in Level:
         assert find_player_kind(level.upper()).name == level
-        assert re.fullmatch(LEVEL, level)
-    assert re.fullmatch(LEVEL, "genius") is None
+        assert re.fullmatch(LEVEL.pattern, level)
+    assert re.fullmatch(LEVEL.pattern, "genius") is None
     statistics = next(parameter for parameter in Stats.stats.parameters if parameter.name == "ai")
     assert [choice.value for choice in statistics.choices] == list(LEVELS)  # /stats ai: the same levels
     for kind in PLAYER_KINDS:
