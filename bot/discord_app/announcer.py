@@ -78,7 +78,7 @@ from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
 from bot.workers import Lane
-from engine.cards import SEATS, Seat
+from engine.cards import SEATS, Seat, seat_after
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, SuitTurned, TrickWon, TrumpChosen
 from engine.game import Phase
 from engine.settings import RoemMode
@@ -242,6 +242,7 @@ class Announcer:
             self.queue(table, partial(self.expire_roem, table, event.version))
         hands: set[Seat] = set()
         refresh_table = False
+        trump_chosen = dealt = False
         settled: HandSettled | None = None
         # With someone at the table its message is edited at each of their turns: the bids and tricks are told
         # there (and under the hand's result) instead of in posts of their own, each of which Discord counts
@@ -250,7 +251,9 @@ class Announcer:
         for engine_event in event.events:
             if isinstance(engine_event, HandDealt):
                 hands.update(SEATS)
-                refresh_table = True
+                dealt = True
+                # (The first hand's table message is still to be posted, as the table is then: ``open_thread``.)
+                refresh_table = refresh_table or table.table_message_id is not None
                 for info in table.seats:
                     # In-thread players need their cards for the bidding too, not only on their turn.
                     if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery is Delivery.THREAD:
@@ -277,7 +280,10 @@ class Announcer:
                     self.queue_post(table, said)
                 if isinstance(engine_event, TrumpChosen):
                     hands.update(SEATS)  # the hand's order changes with trump
-                    refresh_table = True
+                    # The table shows trump at once, unless a person is to act after AI players only: then at
+                    # their turn, a moment from now (one edit instead of two).
+                    trump_chosen = True
+                    refresh_table = refresh_table or self.next_person(table) is None
         if event.seat is not None:
             hands.add(event.seat)
             kept = self.tables.get(table.id)
@@ -293,8 +299,17 @@ class Announcer:
         to_act = table.game.to_act
         if to_act is not None:
             hands.add(to_act)
-            if table.seats[to_act].kind is SeatKind.HUMAN:
+            # At a person's turn the table message shows it; a person's call is asked in a post of its own that also
+            # tells the bids so far (``bid_prompt``): the table message shows the bidding once it is over.
+            if table.seats[to_act].kind is SeatKind.HUMAN \
+                    and not (table.game.phase is Phase.BIDDING and not table.ai_plays(to_act)):
                 refresh_table = True
+        waits = self.next_person(table)
+        if (trump_chosen or dealt) and waits is not None and waits is not to_act \
+                and not self.clicked_lately(table, waits):
+            # Their hand (new, or in trump's order) comes with their turn, after AI players only: one request to
+            # Discord instead of two, where it is not edited through their last click anyway.
+            hands.discard(waits)
         if refresh_table or table.game.finished:
             self.queue(table, partial(self.sync_table_message, table), "table")
         if table.game.finished:
@@ -318,6 +333,15 @@ class Announcer:
         """Someone sits at the table in person and the hand goes on: the table message is synced at their
         turn in the next trick (``on_progress`` syncs it whenever a human seat is to act)."""
         return table.game.phase is Phase.PLAY and any(info.kind is SeatKind.HUMAN for info in table.seats)
+
+    @staticmethod
+    def next_person(table: Table) -> Seat | None:
+        """The seat a person plays from that is next to bid or play a card in this hand, with only AI players to
+        act before it; None when no one is to bid or play."""
+        game = table.game
+        if game.phase not in (Phase.BIDDING, Phase.PLAY) or game.to_act is None:
+            return None
+        return next((seat for seat in (seat_after(game.to_act, n) for n in range(4)) if not table.ai_plays(seat)), None)
 
     def on_seat_changed(self, event: SeatChanged) -> None:
         table = event.table
@@ -797,6 +821,13 @@ class Announcer:
             info.dm_channel_id, info.hand_message_id = dm_channel_id, sent.id
 
         await self.keep(table, noted)
+
+    def clicked_lately(self, table: Table, seat: Seat) -> bool:
+        """The seat's DM hand is edited through its player's last click on it (``ClickToken``)."""
+        kept = self.tables.get(table.id)
+        message_id = table.seats[seat].hand_message_id
+        token = kept.tokens.get(message_id) if kept is not None and message_id is not None else None
+        return token is not None and asyncio.get_running_loop().time() < token.until
 
     def remember_click(self, table: Table, message_id: int, interaction: discord.Interaction[Any]) -> None:
         """``interaction`` answered with ``message_id`` (or its update): the message's next edits go through it

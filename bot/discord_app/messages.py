@@ -345,11 +345,19 @@ def bidding_text(table: Table, hand: HandState) -> str:
     lang = table.settings.language
     names = names_of(table)
     said = [t("bid.turned", lang, suit=suit.symbol) for suit in hand.turned[:1]]
-    said += [t("bid.passes", lang, name=names[seat]) for seat, call in hand.bids if call is Call.PASS]
+    if passes_text(table, hand):
+        said.append(passes_text(table, hand))
     if hand.trump is not None and hand.player is not None:
         said.append(t("bid.trump", lang, name=names[hand.player], suit=hand.trump.symbol,
                       suit_name=suit_name(hand.trump, lang), elder=names[hand.elder]))
     return " ".join(said)
+
+
+def passes_text(table: Table, hand: HandState) -> str:
+    """Who passed so far in the hand's bidding, in order."""
+    names = names_of(table)
+    lang = table.settings.language
+    return " ".join(t("bid.passes", lang, name=names[seat]) for seat, call in hand.bids if call is Call.PASS)
 
 
 def trick_lines(table: Table, trick: Trick) -> list[str]:
@@ -602,6 +610,9 @@ def bid_prompt(table: Table, user_id: int | None) -> Payload:
         text = t("bid.prompt_forced", lang, mention=mention)
     else:
         text = t("bid.prompt_vrij", lang, mention=mention)
+    # The bids so far are told here: the table message waits for the bidding's end (``Announcer.on_progress``).
+    passes = passes_text(table, hand)
+    text = f"{passes}\n{text}" if passes else text
     return Payload(text, view_of([BidButton(table.id, table.version, c, lang) for c in calls]), mention=user_id)
 
 
