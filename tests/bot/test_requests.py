@@ -65,6 +65,15 @@ async def to_annas_turn(h: Harness, table: Table) -> None:
     await h.settle()
 
 
+async def at_annas_first_card(h: Harness) -> tuple[Table, StoredMessage]:
+    """A one-human table (SEED's deal) at Anna's first card: the table and her DM hand."""
+    bot_of(h).service.new_seed = lambda: SEED
+    table_id = await started(h, ANNA, [])
+    table = table_of(h, table_id)
+    await to_annas_turn(h, table)
+    return table, hand_message(h, table_id, ANNA)
+
+
 @pytest.mark.parametrize("seed", [SEED, SEED + 1, SEED + 2])
 async def test_a_trick_at_a_one_human_table_costs_at_most_two_requests_against_the_global_limit(
         tmp_path: Path, seed: int) -> None:
@@ -222,11 +231,7 @@ async def test_a_game_with_a_drawing_process_sends_real_images_all_drawn_there(
 
 async def test_after_her_first_card_her_hand_is_edited_through_her_last_click(tmp_path: Path) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
-        bot_of(h).service.new_seed = lambda: SEED
-        table_id = await started(h, ANNA, [])
-        table = table_of(h, table_id)
-        await to_annas_turn(h, table)
-        hand = hand_message(h, table_id, ANNA)
+        table, hand = await at_annas_first_card(h)
         await h.click(ANNA, hand, enabled_cards(hand)[0])
         since = len(h.fake.requests)
         await until(h, lambda: not table.running, [ANNA])
@@ -243,11 +248,7 @@ async def test_after_her_first_card_her_hand_is_edited_through_her_last_click(tm
 async def test_a_refused_edit_through_a_click_goes_through_her_dm_and_the_game_goes_on(
         tmp_path: Path, status: int, code: int) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
-        bot_of(h).service.new_seed = lambda: SEED
-        table_id = await started(h, ANNA, [])
-        table = table_of(h, table_id)
-        await to_annas_turn(h, table)
-        hand = hand_message(h, table_id, ANNA)
+        table, hand = await at_annas_first_card(h)
         h.fake.fail_next(through_click, status, code)
         since = len(h.fake.requests)
         await h.click(ANNA, hand, enabled_cards(hand)[0])
@@ -263,11 +264,7 @@ async def test_a_refused_edit_through_a_click_goes_through_her_dm_and_the_game_g
 @pytest.mark.parametrize("status", [429, 503])
 async def test_an_edit_through_a_click_that_may_pass_is_tried_again_the_same_way(tmp_path: Path, status: int) -> None:
     async with Harness(tmp_path / "k.sqlite3", delivery=QUICK) as h:
-        bot_of(h).service.new_seed = lambda: SEED
-        table_id = await started(h, ANNA, [])
-        table = table_of(h, table_id)
-        await to_annas_turn(h, table)
-        hand = hand_message(h, table_id, ANNA)
+        table, hand = await at_annas_first_card(h)
         h.fake.fail_next(through_click, status)
         since = len(h.fake.requests)
         await h.click(ANNA, hand, enabled_cards(hand)[0])
@@ -279,11 +276,7 @@ async def test_an_edit_through_a_click_that_may_pass_is_tried_again_the_same_way
 async def test_a_click_whose_token_has_expired_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(announcer, "TOKEN_LIFETIME", 0.0)  # Discord's 15 minutes, gone at once
     async with Harness(tmp_path / "k.sqlite3") as h:
-        bot_of(h).service.new_seed = lambda: SEED
-        table_id = await started(h, ANNA, [])
-        table = table_of(h, table_id)
-        await to_annas_turn(h, table)
-        hand = hand_message(h, table_id, ANNA)
+        table, hand = await at_annas_first_card(h)
         since = len(h.fake.requests)
         await h.click(ANNA, hand, enabled_cards(hand)[0])
         await to_annas_turn(h, table)
