@@ -12,7 +12,11 @@ Discord answers every request ``discord_delay_ms`` after it arrives. Printed fig
 - ``mb_per_table``: the process's peak RSS growth over the run per table (the fake Discord's messages
   are in that process too, so it is an upper bound);
 - ``db_kb_per_match``: growth of the data in the SQLite file per finished match (of ``hands`` hands);
-- ``requests_per_trick``: Discord requests per trick, over whole matches (lobby and deals included).
+- ``requests_per_trick``: Discord requests per trick, over whole matches (lobby and deals included);
+- ``global_requests_per_trick``: those of them that count against the bot's global limit (every REST request;
+  an interaction's callback, followups and edits through its token do not), and ``requests_by_route`` the same per
+  route and place;
+- ``tables_per_token``: busy tables (a trick every ``TRICK_SECONDS``) one bot token carries within the global limit.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from engine.ai.players import Level
 from engine.record import score_record
 
 TICK = 0.02  # the loop-lag probe's sleep
+GLOBAL_LIMIT = 50  # REST requests a second one bot token may make, however many processes share it
+TRICK_SECONDS = 15  # a busy table: four people play a trick in about this long
 RESPONSE_POLL = 0.01
 
 
@@ -217,6 +223,7 @@ class LoadRun:
         self.fake.arrived.clear()
         self.fake.first_response.clear()
         self.fake.request_count = 0
+        self.fake.requests_by_route.clear()
         self.interaction_count = 0
         self.decision_ms.clear()
 
@@ -238,6 +245,9 @@ class LoadRun:
         latencies = sorted(ms * 1000 for ms in self.fake.latencies())
         tricks = sum(len(hand["plays"]) // 4 for record in records for hand in record["hands"])
         requests = sum(self.requests_of(t) for t in finished)
+        by_route = self.fake.requests_by_route
+        global_requests = sum(count for route, count in by_route.items() if route.startswith("REST"))
+        global_per_trick = global_requests / tricks if tricks else None
         return {
             "tables": options.tables,
             "interactions_per_s": round(self.interaction_count / elapsed, 1) if elapsed else 0.0,
@@ -247,6 +257,10 @@ class LoadRun:
             "mb_per_table": round((self.peak_rss - rss_before) / options.tables / 2**20, 2),
             "db_kb_per_match": round(db_growth / len(records) / 1024, 1) if records else None,
             "requests_per_trick": round(requests / tricks, 2) if tricks else None,
+            "global_requests_per_trick": round(global_per_trick, 2) if global_per_trick is not None else None,
+            "tables_per_token": int(GLOBAL_LIMIT * TRICK_SECONDS / global_per_trick) if global_per_trick else None,
+            "requests_by_route": {route: round(count / tricks, 3) for route, count
+                                  in sorted(by_route.items(), key=lambda item: -item[1])} if tricks else {},
             # The conditions, and what else was seen.
             "store": "postgres" if is_postgres_url(str(self.db)) else "sqlite",
             "humans_per_table": options.humans_per_table,

@@ -36,8 +36,10 @@ BENCH_EPILOG = """\
 review prints review_hand_s (seconds to review one hand of four humans on one core), the samples it
 rests on and the settings; see engine/ai/review.py.
 load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
-loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match and
-requests_per_trick, then the conditions; see bot/cli/bench_load.py.
+loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match,
+requests_per_trick, global_requests_per_trick (those that count against Discord's global limit of 50 a
+second), tables_per_token (busy tables one bot token carries within it) and requests_by_route, then the
+conditions; see bot/cli/bench_load.py.
 stats prints stats_query_ms, leaderboard_query_ms (the slowest scope and period) and history_query_ms, the
 median of a few runs each, then the generated database's size; see bot/cli/bench_stats.py."""
 

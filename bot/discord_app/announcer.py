@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -51,6 +51,7 @@ from bot.discord_app.messages import (
     show_hand_message,
     stopped_message,
     table_message,
+    tells_in_table_message,
     thread_name,
     timer_message,
     trick_message,
@@ -77,8 +78,8 @@ from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
 from bot.workers import Lane
-from engine.cards import SEATS, Seat
-from engine.events import HandDealt, HandSettled, MatchOver, TrickWon, TrumpChosen
+from engine.cards import SEATS, Seat, seat_after
+from engine.events import BidMade, HandDealt, HandSettled, MatchOver, SuitTurned, TrickWon, TrumpChosen
 from engine.game import Phase
 from engine.settings import RoemMode
 
@@ -99,6 +100,8 @@ BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were t
 
 
 ANSWER_WAIT = 5.0  # seconds an edit of a clicked message waits at most for the click's answer to go out first
+# How long a click's interaction may edit the clicked message: Discord keeps its token 15 minutes.
+TOKEN_LIFETIME = 14 * 60.0
 
 
 def _nothing() -> None:
@@ -119,6 +122,19 @@ class TableMessages:
     # message id -> the fingerprint of what the message shows: an edit to the same is skipped.
     shown: dict[int, Hashable] = field(default_factory=dict)
     answered: dict[Seat, int] = field(default_factory=dict)  # seat -> the version a click's answer showed its hand
+    # message id -> the latest interaction on it while its token lasts: the message's edits go through it
+    # (``ClickToken``): a DM hand clicked, the lobby answered or clicked.
+    tokens: dict[int, ClickToken] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClickToken:
+    """An interaction whose "original response" is a message of ours (the clicked message, or the message a
+    command answered with): until ``until`` (loop time) that message is edited through it, which does not
+    count against the bot's global limit of requests per second as a channel's message edit does."""
+
+    interaction: discord.Interaction[Any]
+    until: float
 
 
 @dataclass(frozen=True)
@@ -226,19 +242,27 @@ class Announcer:
             self.queue(table, partial(self.expire_roem, table, event.version))
         hands: set[Seat] = set()
         refresh_table = False
+        trump_chosen = dealt = False
         settled: HandSettled | None = None
+        # With someone at the table its message is edited at each of their turns: the bids and tricks are told
+        # there (and under the hand's result) instead of in posts of their own, each of which Discord counts
+        # against the bot's global limit.
+        told = tells_in_table_message(table)
         for engine_event in event.events:
             if isinstance(engine_event, HandDealt):
                 hands.update(SEATS)
-                refresh_table = True
+                dealt = True
+                # (The first hand's table message is still to be posted, as the table is then: ``open_thread``.)
+                refresh_table = refresh_table or table.table_message_id is not None
                 for info in table.seats:
                     # In-thread players need their cards for the bidding too, not only on their turn.
                     if info.kind is SeatKind.HUMAN and info.user_id is not None and info.delivery is Delivery.THREAD:
                         self.queue_post(table, show_hand_message(table, "dm.new_hand", info.user_id))
             elif isinstance(engine_event, TrickWon):
-                if not table.autoplay:  # the last trick of a table the AI played out is no news
-                    self.queue(table, partial(self.post_trick, table, trick_message(table, engine_event),
-                                              event.version))
+                trick = trick_message(table, engine_event)
+                # The last trick of a table the AI played out is no news; a trick with the Roem! button is posted.
+                if not table.autoplay and (trick.view is not None or not told):
+                    self.queue(table, partial(self.post_trick, table, trick, event.version))
                 # The trick's message shows it; the table message follows at the next human's turn, which comes
                 # in the next trick, with that trick's first cards too (one edit instead of two).
                 refresh_table = refresh_table or not self.human_turn_ahead(table)
@@ -246,17 +270,20 @@ class Announcer:
                 if table.game.finished:
                     settled = engine_event  # said in the match's message, with the sheet
                 else:
-                    self.queue_post(table, hand_result_message(table, engine_event))
+                    self.queue_post(table, hand_result_message(table, engine_event, tricks=told))
             elif isinstance(engine_event, MatchOver):
-                self.queue_post(table, match_message(table, engine_event, settled))
+                self.queue_post(table, match_message(table, engine_event, settled, tricks=told))
                 hands.update(SEATS)  # each hand says the match is over, not whose turn it was
             else:
                 said = event_message(table, engine_event)
-                if said is not None:
+                if said is not None and not (told and isinstance(engine_event, BidMade | SuitTurned | TrumpChosen)):
                     self.queue_post(table, said)
                 if isinstance(engine_event, TrumpChosen):
                     hands.update(SEATS)  # the hand's order changes with trump
-                    refresh_table = True
+                    # The table shows trump at once, unless a person is to act after AI players only: then at
+                    # their turn, a moment from now (one edit instead of two).
+                    trump_chosen = True
+                    refresh_table = refresh_table or self.next_person(table) is None
         if event.seat is not None:
             hands.add(event.seat)
             kept = self.tables.get(table.id)
@@ -272,8 +299,17 @@ class Announcer:
         to_act = table.game.to_act
         if to_act is not None:
             hands.add(to_act)
-            if table.seats[to_act].kind is SeatKind.HUMAN:
+            # At a person's turn the table message shows it; a person's call is asked in a post of its own that also
+            # tells the bids so far (``bid_prompt``): the table message shows the bidding once it is over.
+            if table.seats[to_act].kind is SeatKind.HUMAN \
+                    and not (table.game.phase is Phase.BIDDING and not table.ai_plays(to_act)):
                 refresh_table = True
+        waits = self.next_person(table)
+        if (trump_chosen or dealt) and waits is not None and waits is not to_act \
+                and not self.clicked_lately(table, waits):
+            # Their hand (new, or in trump's order) comes with their turn, after AI players only: one request to
+            # Discord instead of two, where it is not edited through their last click anyway.
+            hands.discard(waits)
         if refresh_table or table.game.finished:
             self.queue(table, partial(self.sync_table_message, table), "table")
         if table.game.finished:
@@ -297,6 +333,15 @@ class Announcer:
         """Someone sits at the table in person and the hand goes on: the table message is synced at their
         turn in the next trick (``on_progress`` syncs it whenever a human seat is to act)."""
         return table.game.phase is Phase.PLAY and any(info.kind is SeatKind.HUMAN for info in table.seats)
+
+    @staticmethod
+    def next_person(table: Table) -> Seat | None:
+        """The seat a person plays from that is next to bid or play a card in this hand, with only AI players to
+        act before it; None when no one is to bid or play."""
+        game = table.game
+        if game.phase not in (Phase.BIDDING, Phase.PLAY) or game.to_act is None:
+            return None
+        return next((seat for seat in (seat_after(game.to_act, n) for n in range(4)) if not table.ai_plays(seat)), None)
 
     def on_seat_changed(self, event: SeatChanged) -> None:
         table = event.table
@@ -417,10 +462,12 @@ class Announcer:
 
     # ------------------------------------------------------------ clicks answered with their message's update
 
-    def answer_hand(self, table: Table, seat: Seat, message_id: int) -> ClickAnswer | None:
+    def answer_hand(self, table: Table, seat: Seat, message_id: int,
+                    interaction: discord.Interaction[Any] | None = None) -> ClickAnswer | None:
         """A card clicked on the seat's DM hand (the table's lock is held, the action just applied): the hand
         as it is now, to answer the click with. Once stored, the hand's sync for this action sends nothing;
-        if the answer fails, the sync is queued again."""
+        if the answer fails, the sync is queued again. Once answered, the hand's later edits go through
+        ``interaction`` while its token lasts (``HandToken``)."""
         info = table.seats[seat]
         # The clicked buttons were the current ones (the service checked their version), so the message is the
         # seat's hand even when the bot has not heard back from sending it yet (no id kept).
@@ -431,10 +478,14 @@ class Announcer:
         version = table.version
 
         def answered() -> None:
-            self.kept(table).answered[seat] = version
+            kept = self.kept(table)
+            kept.answered[seat] = version
+            if interaction is not None:
+                self.remember_click(table, message_id, interaction)
 
         def failed() -> None:
             self.note_shown(table, message_id, None)
+            self.forget_click(table, message_id)
             self.queue_hand(table, seat)
 
         return self.click_answer(table, message_id, payload, payload.fingerprint(), answered, failed)
@@ -619,6 +670,8 @@ class Announcer:
         async with table.lock:  # as stored: another process may have changed the table since (bot.tables.shared)
             payload = build(table)
         try:
+            if await self.edit_through_click(table, table.lobby_message_id, payload, payload.fingerprint()):
+                return
             await self.outbox.attempt(lambda: message.edit(**payload.edit_kwargs()),
                                       f"table {table.id}: editing the lobby")
         except discord.HTTPException as error:
@@ -711,7 +764,7 @@ class Announcer:
             payload = self.hand_payload(table, seat)
             turn = table.version if table.game.to_act is seat and table.game.phase is Phase.PLAY else None
         try:
-            await self.deliver_hand(table, info, info.user_id, payload)
+            await self.deliver_hand(table, seat, info, info.user_id, payload)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 log.warning("table %s: cannot DM seat %s: %s", table.id, seat, error)
@@ -731,15 +784,18 @@ class Announcer:
         return hand_draft(table, access.seat_view(table, seat), guild.name if guild else "",
                           table.private_language(seat))
 
-    async def deliver_hand(self, table: Table, info: SeatInfo, user_id: int, payload: Payload) -> None:
-        """Edit the hand's DM (unless it shows this already), or send a new one (a first hand, or the old DM
-        deleted)."""
+    async def deliver_hand(self, table: Table, seat: Seat, info: SeatInfo, user_id: int, payload: Payload) -> None:
+        """Edit the hand's DM (unless it shows this already), through the seat's last click while it lasts, or
+        send a new one (a first hand, or the old DM deleted)."""
         fingerprint = payload.fingerprint()
         if info.hand_message_id is not None:
             await self.after_answer(info.hand_message_id)
             if self.is_shown(table, info.hand_message_id, fingerprint):
                 return
         ready = await self.drawn(payload)
+        if info.hand_message_id is not None \
+                and await self.edit_through_click(table, info.hand_message_id, ready, fingerprint):
+            return
         if info.dm_channel_id is not None and info.hand_message_id is not None:
             message_id = info.hand_message_id
             message = self.client.get_partial_messageable(info.dm_channel_id).get_partial_message(message_id)
@@ -765,6 +821,48 @@ class Announcer:
             info.dm_channel_id, info.hand_message_id = dm_channel_id, sent.id
 
         await self.keep(table, noted)
+
+    def clicked_lately(self, table: Table, seat: Seat) -> bool:
+        """The seat's DM hand is edited through its player's last click on it (``ClickToken``)."""
+        kept = self.tables.get(table.id)
+        message_id = table.seats[seat].hand_message_id
+        token = kept.tokens.get(message_id) if kept is not None and message_id is not None else None
+        return token is not None and asyncio.get_running_loop().time() < token.until
+
+    def remember_click(self, table: Table, message_id: int, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` answered with ``message_id`` (or its update): the message's next edits go through it
+        while its token lasts (``ClickToken``)."""
+        until = asyncio.get_running_loop().time() + TOKEN_LIFETIME
+        self.kept(table).tokens[message_id] = ClickToken(interaction, until)
+
+    def forget_click(self, table: Table, message_id: int) -> None:
+        kept = self.tables.get(table.id)
+        if kept is not None:
+            kept.tokens.pop(message_id, None)
+
+    async def edit_through_click(self, table: Table, message_id: int, ready: Payload,
+                                 fingerprint: Hashable | None) -> bool:
+        """Edit a message through the latest interaction on it (``ClickToken``); False when there is none (any
+        more), or Discord refused it: the caller edits it as a channel message. Raises ``Undelivered``."""
+        kept = self.tables.get(table.id)
+        token = kept.tokens.get(message_id) if kept is not None else None
+        if token is None:
+            return False
+        if asyncio.get_running_loop().time() >= token.until:
+            self.forget_click(table, message_id)
+            return False
+        before = self.noted(table, message_id)
+        try:
+            await self.outbox.attempt(lambda: token.interaction.edit_original_response(**ready.edit_kwargs()),
+                                      f"table {table.id}: editing message {message_id} through a click")
+        except discord.HTTPException as error:
+            # Refused (an expired or unknown token: 401, 404): the channel's own edit is tried next. Discord down
+            # (``Undelivered``) is not a refusal: the message is undelivered, as any request's failure.
+            log.info("table %s: message %s not edited through a click: %s", table.id, message_id, error)
+            self.forget_click(table, message_id)
+            return False
+        self.note_sent(table, message_id, before, fingerprint)
+        return True
 
     async def hand_to_thread(self, table: Table, seat: Seat, info: SeatInfo, key: str) -> None:
         """From now on this seat's hand is shown in the thread; the ping saying so is queued."""

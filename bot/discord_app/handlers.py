@@ -86,9 +86,12 @@ async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     table = service.get(table_id)
     if op is LobbyOp.START:
         # Starting stores the lobby's message id (when the click came first), opens a thread and renders: answer
-        # first (within Discord's 3 seconds); what it did shows in the lobby's edit and the thread.
+        # first (within Discord's 3 seconds); what it did shows in the lobby's edit (through this click) and the
+        # thread.
         await interaction.response.defer()
         await adopt_lobby(app, interaction, table)
+        if interaction.message is not None and interaction.message.id == table.lobby_message_id:
+            app.announcer.remember_click(table, interaction.message.id, interaction)
         await service.start(table_id, user.id)
         return
     await adopt_lobby(app, interaction, table)
@@ -327,7 +330,7 @@ def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[A
     if message.flags.ephemeral:
         return ClickAnswer(hand_draft(table, view, lang=user_lang(interaction)))
     if interaction.guild_id is None:
-        return app.announcer.answer_hand(table, seat, message.id)
+        return app.announcer.answer_hand(table, seat, message.id, interaction)
     return app.announcer.answer_prompt(table, message.id)
 
 

@@ -72,7 +72,7 @@ from engine.events import (
     TrumpChosen,
 )
 from engine.events import Event as EngineEvent
-from engine.game import Phase
+from engine.game import HandState, Phase, Trick
 from engine.settings import Bidding, RoemMode
 from engine.view import SeatView, public_view
 from rendering import (
@@ -312,11 +312,66 @@ def table_view(table: Table) -> discord.ui.View | None:
 
 
 def table_message(table: Table) -> Payload:
-    """The status line over the public table image (drawn later: ``Payload.drawn``)."""
+    """The status line and the hand's news (``table_news``) over the public table image (drawn later:
+    ``Payload.drawn``)."""
     draw = partial(render_table, public_view(table.game), names_of(table), seat=None,
                    theme=theme_of(table, public=True))
-    return Payload(status_line(table), table_view(table), filename="table.png", draw=draw,
-                   description=players_alt(table))
+    text = "\n".join([status_line(table), *table_news(table)])
+    return Payload(text, table_view(table), filename="table.png", draw=draw, description=players_alt(table))
+
+
+def table_news(table: Table) -> list[str]:
+    """What the table message tells of the hand besides its status, all of it public: the bidding so far until
+    the first trick is in, then the last trick (``trick_lines``). Told here, the bids and tricks of a table with a
+    person at it need no posts of their own (``tells_in_table_message``)."""
+    hand = table.game.hand
+    if hand is None or hand.result is not None:
+        return []
+    if hand.tricks:
+        first, *rest = trick_lines(table, hand.tricks[-1])
+        return [t("trick.last", table.settings.language, line=first), *rest]
+    bidding = bidding_text(table, hand)
+    return [bidding] if bidding else []
+
+
+def tells_in_table_message(table: Table) -> bool:
+    """Someone sits at the table in person, so its table message is edited at every trick (at their turn): the
+    bids and the tricks are told there (``table_news``) and under the hand's result, not each in a post."""
+    return any(info.kind is SeatKind.HUMAN for info in table.seats)
+
+
+def bidding_text(table: Table, hand: HandState) -> str:
+    """A hand's bidding in words: the turned suit (draaien), the passes, and who plays which trump."""
+    lang = table.settings.language
+    names = names_of(table)
+    said = [t("bid.turned", lang, suit=suit.symbol) for suit in hand.turned[:1]]
+    if passes_text(table, hand):
+        said.append(passes_text(table, hand))
+    if hand.trump is not None and hand.player is not None:
+        said.append(t("bid.trump", lang, name=names[hand.player], suit=hand.trump.symbol,
+                      suit_name=suit_name(hand.trump, lang), elder=names[hand.elder]))
+    return " ".join(said)
+
+
+def passes_text(table: Table, hand: HandState) -> str:
+    """Who passed so far in the hand's bidding, in order."""
+    names = names_of(table)
+    lang = table.settings.language
+    return " ".join(t("bid.passes", lang, name=names[seat]) for seat, call in hand.bids if call is Call.PASS)
+
+
+def trick_lines(table: Table, trick: Trick) -> list[str]:
+    """A completed trick in one line (who led, the cards in the order played, who won it, its points) and, when
+    roem is scored at once, its roem (declared roem: none, spotting it is the players' job)."""
+    lang = table.settings.language
+    names = names_of(table)
+    cards = " ".join(card_text(card, lang) for card in trick.cards)
+    lines = [t("trick.line", lang, n=trick.index + 1, leader=names[trick.leader], cards=cards,
+               name=names[trick.winner], points=trick.points)]
+    if trick.roem and table.rules.roem is RoemMode.AUTO:
+        lines.append(t("trick.roem", lang, parts=roem_text(trick.roem_parts, lang),
+                       team=team_word(trick.winner.team, None, lang)))
+    return lines
 
 
 # ------------------------------------------------------------------ private hands
@@ -410,10 +465,7 @@ def trick_message(table: Table, event: TrickWon) -> Payload:
     draw = partial(render_trick, public_view(table.game), names, seat=None, trick=trick,
                    theme=theme_of(table, public=True))
     lines = [t("trick", lang, n=event.trick + 1, name=names[event.winner], card=card_text(event.winning_card, lang),
-               points=event.points)]
-    if event.roem and table.rules.roem is RoemMode.AUTO:
-        lines.append(t("trick.roem", lang, parts=roem_text(event.roem_parts, lang),
-                       team=team_word(event.team, None, lang)))
+               points=event.points), *trick_lines(table, trick)[1:]]
     view = view_of([RoemButton(table.id, table.version, lang)]) if human_may_claim(table) else None
     return Payload("\n".join(lines), view, filename="trick.png", draw=draw, description=players_alt(table))
 
@@ -461,10 +513,10 @@ def settlement_lines(result: HandResult, names: dict[Seat, str], lang: Language,
     return lines
 
 
-def hand_result_message(table: Table, event: HandSettled) -> Payload:
-    """The hand's score, nat and pit; with the sheet (drawn later) unless the match is over (the match message
-    has it)."""
-    text = hand_result_text(table, event)
+def hand_result_message(table: Table, event: HandSettled, tricks: bool = False) -> Payload:
+    """The hand's score, nat and pit (``tricks``: then its bidding and tricks, where they had no posts of their
+    own); with the sheet (drawn later) unless the match is over (the match message has it)."""
+    text = "\n".join([hand_result_text(table, event), *(hand_story(table, event.result.hand) if tricks else [])])
     if table.game.finished:
         return Payload(text)
     return Payload(text, filename="sheet.png", draw=sheet_drawing(table))
@@ -478,9 +530,16 @@ def hand_result_text(table: Table, event: HandSettled) -> str:
     return "\n".join(lines)
 
 
-def match_message(table: Table, event: MatchOver, settled: HandSettled | None = None) -> Payload:
+def hand_story(table: Table, index: int) -> list[str]:
+    """A played hand's bidding and its tricks, a line each: what its posts would have told."""
+    hand = table.game.hands[index]
+    return [bidding_text(table, hand), *(line for trick in hand.tricks for line in trick_lines(table, trick))]
+
+
+def match_message(table: Table, event: MatchOver, settled: HandSettled | None = None,
+                  tricks: bool = False) -> Payload:
     """Who won, the Rematch button and the sheet (drawn later); ``settled``: the last hand's result first (one
-    message for both)."""
+    message for both; ``tricks`` as ``hand_result_message``)."""
     lang = table.settings.language
     ns, ew = event.totals
     hands = len(table.game.hands)
@@ -490,7 +549,8 @@ def match_message(table: Table, event: MatchOver, settled: HandSettled | None = 
         text = t("match.won", lang, team=team_word(event.winner, None, lang), won=max(ns, ew), lost=min(ns, ew),
                  hands=hands)
     if settled is not None:
-        text = hand_result_text(table, settled) + "\n" + text
+        story = hand_story(table, settled.result.hand) if tricks else []
+        text = "\n".join([hand_result_text(table, settled), text, *story])
     if table.tournament_id is not None:
         # No rematch; the replay and record wait for the tournament's closing (the deals are everyone's).
         key = "tournament.table_done_ai" if table.autoplay else "tournament.table_done"
@@ -550,6 +610,9 @@ def bid_prompt(table: Table, user_id: int | None) -> Payload:
         text = t("bid.prompt_forced", lang, mention=mention)
     else:
         text = t("bid.prompt_vrij", lang, mention=mention)
+    # The bids so far are told here: the table message waits for the bidding's end (``Announcer.on_progress``).
+    passes = passes_text(table, hand)
+    text = f"{passes}\n{text}" if passes else text
     return Payload(text, view_of([BidButton(table.id, table.version, c, lang) for c in calls]), mention=user_id)
 
 

@@ -112,6 +112,7 @@ class FakeDiscord:
     keep_requests: bool = True
     request_count: int = 0
     requests_by_channel: dict[int, int] = field(default_factory=dict)  # where each request went, counted
+    requests_by_route: dict[str, int] = field(default_factory=dict)  # ``route_of`` -> requests, counted
     arrived: dict[str, float] = field(default_factory=dict)  # interaction token -> when the bot got it
     first_response: dict[str, float] = field(default_factory=dict)  # interaction token -> its first answer
     watchers: list[MessageWatcher] = field(default_factory=list)
@@ -158,10 +159,26 @@ class FakeDiscord:
         channel = self._channel_of(request)
         if channel is not None:
             self.requests_by_channel[channel] = self.requests_by_channel.get(channel, 0) + 1
+        route = self.route_of(request)
+        self.requests_by_route[route] = self.requests_by_route.get(route, 0) + 1
         self._refuse_if_asked(request)
         if request.via == "webhook":
             return self._webhook(request)
         return self._rest(request)
+
+    def route_of(self, request: Request) -> str:
+        """``request``'s route as Discord counts it, with where it went: "REST POST /channels/{channel_id}/messages
+        (DM)"; an interaction's answers (its callback, followups and edits through its token) start with
+        "interaction". Only REST requests count against the bot's global limit of requests per second."""
+        if request.via == "webhook":
+            kind = (request.json or {}).get("type") if request.path.endswith("/callback") else None
+            return f"interaction {request.method} {request.path}" + (f" type {kind}" if kind is not None else "")
+        channel = request.params.get("channel_id")
+        place = ""
+        if channel is not None:
+            place = " (DM)" if int(channel) in self.dm_channels else " (thread)" if int(channel) in self.threads \
+                else " (channel)"
+        return f"REST {request.method} {request.path}{place}"
 
     def _channel_of(self, request: Request) -> int | None:
         params = request.params

@@ -105,6 +105,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "trick": ("Trick {n}: {name} wins with {card} — {points} points.",
               "Slag {n}: {name} wint met {card} — {points} punten."),
     "trick.roem": ("Roem: {parts} for {team}!", "Roem: {parts} voor {team}!"),
+    # one trick in one line: the table message's last trick, and the hand's tricks under its result
+    "trick.line": ("{n}. {leader} leads: {cards} → {name}, {points} points",
+                   "{n}. {leader} komt uit: {cards} → {name}, {points} punten"),
+    "trick.last": ("Last trick: {line}", "Laatste slag: {line}"),
     "roem.claimed": ("{name} claims roem: {points} for {team}.", "{name} meldt roem: {points} voor {team}."),
     # a claim that made a held stuk count, said just before: the total, so that it does not read as another 20
     "roem.claimed_stuk": ("{name} claims roem: {points} for {team}, the stuk included.",

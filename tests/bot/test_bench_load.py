@@ -20,7 +20,7 @@ from engine.settings import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"tables", "interactions_per_s", "p50_ms", "p99_ms", "loop_lag_p99_ms", "mb_per_table", "db_kb_per_match",
-        "requests_per_trick"}
+        "requests_per_trick", "global_requests_per_trick", "tables_per_token", "requests_by_route"}
 
 
 def stored_records(db: Path) -> list[dict[str, object]]:
@@ -51,6 +51,15 @@ def test_bench_load_two_tables(tmp_path: Path) -> None:
     assert not figures["timed_out"]
     assert figures["p99_ms"] >= figures["p50_ms"] > 0
     assert figures["requests_per_trick"] > 0 and figures["db_kb_per_match"] > 0 and figures["interactions_per_s"] > 0
+    # The routes add up to the requests a trick; only REST requests count against the global limit, the clicks'
+    # answers (and the edits through them) do not.
+    routes = figures["requests_by_route"]
+    assert any(route.startswith("interaction ") for route in routes)
+    assert sum(routes.values()) >= figures["requests_per_trick"] - 0.01
+    rest = sum(count for route, count in routes.items() if route.startswith("REST "))
+    assert abs(rest - figures["global_requests_per_trick"]) < 0.02 and 0 < rest < sum(routes.values())
+    # 50 requests a second, a trick every 15 s (the figure printed is rounded, the one divided by is not)
+    assert abs(figures["tables_per_token"] - 50 * 15 / figures["global_requests_per_trick"]) <= 3
     # The two measured tables and the warm-up table, each a whole match (one hand), valid for `klaverjas score`.
     records = stored_records(db)
     assert len(records) == 3

@@ -678,7 +678,9 @@ async def test_a_restart_finishes_an_announcement_cut_short(tmp_path: Path) -> N
 
         async def dies_on_her_next_hand(request: Request) -> Any:
             # The AI players' cards are stored, then the bot "dies" while telling Anna it is her turn again.
-            if request.method == "PATCH" and f"/messages/{hand.id}" in request.url and table.game.to_act is seat:
+            # (an edit of her DM, or through her last click on it)
+            edits_hand = f"/messages/{hand.id}" in request.url or fake.clicked.get(request.token or "") == hand.id
+            if request.method == "PATCH" and edits_hand and table.game.to_act is seat:
                 cut.set()
                 await asyncio.Event().wait()
             return await answer(request)

@@ -7,6 +7,7 @@ The outbox itself (order, coalescing, retries, time per request) is tested first
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,7 +236,9 @@ async def test_a_stall_keeps_the_order_of_posts_and_coalesces_edits(tmp_path: Pa
     stalled = await match_with_a_stall(tmp_path / "stalled.sqlite3", stall=True)
     # The same actions were announced in the same order, each post once.
     assert stalled.posts == plain.posts
-    tricks = [int(text.split()[1].rstrip(":")) for text, _ in stalled.posts if text.startswith("Trick ")]
+    # The tricks are told under the match's result (a table with people at it posts none of its own).
+    [end] = [text for text, _ in stalled.posts if " win " in text or "draw" in text.lower()]
+    tricks = [int(line.split(".")[0]) for line in end.splitlines() if line.split(".")[0].isdigit()]
     assert tricks == list(range(1, 9))
     # While Discord was stalled, only the newest table image and hands were sent.
     assert stalled.edits < plain.edits - 5, (stalled.edits, plain.edits)
@@ -309,13 +312,13 @@ async def test_a_prompt_that_fails_every_try_is_posted_again_within_the_turn(tmp
 async def test_a_post_that_fails_every_try_is_posted_after_the_next_action(tmp_path: Path) -> None:
     fake = FaultyDiscord()
     async with Harness(tmp_path / "k.sqlite3", fake, delivery=FAST) as h:
-        table_id = await started(h, ANNA, [])
+        table_id = await started(h, ANNA, [], length="2")
         thread = thread_of(h, table_id)
-        fake.fail(posts_in(lambda: thread, "Trick 1:"), server_error, times=FAST.attempts)
+        fake.fail(posts_in(lambda: thread, "Hand 1:"), server_error, times=FAST.attempts)
         await play_to_end(h, table_id, [ANNA])
         assert len(fake.failed) == FAST.attempts
         texts = [m.content for m in fake.in_channel(thread)]
-        assert sum(text.startswith("Trick 1:") for text in texts) == 1
+        assert sum(text.startswith("Hand 1:") for text in texts) == 1
 
 
 async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_costs_no_turn(tmp_path: Path) -> None:
@@ -331,7 +334,8 @@ async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_c
         dm = info.dm_channel_id
 
         def playable_hand_edit(r: Request) -> bool:  # the DM that tells Anna it is her turn: 5xx, every try
-            return r.method == "PATCH" and f"/channels/{dm}/" in r.url and any(
+            # (an edit of her DM, or of the hand she clicked through that click: hers is the one human hand)
+            return r.method == "PATCH" and (f"/channels/{dm}/" in r.url or r.via == "webhook") and any(
                 b.get("custom_id", "").startswith("kj:c:") and not b.get("disabled")
                 for row in r.data.get("components") or [] for b in row.get("components", []))
 
@@ -350,17 +354,17 @@ async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_c
         assert info.misses == 1 and not info.away
 
 
-async def test_a_rate_limited_trick_post_waits_and_keeps_its_place(tmp_path: Path) -> None:
+async def test_a_rate_limited_post_waits_and_keeps_its_place(tmp_path: Path) -> None:
     fake = FaultyDiscord()
     async with Harness(tmp_path / "k.sqlite3", fake, delivery=FAST) as h:
-        table_id = await started(h, ANNA, [])
+        table_id = await started(h, ANNA, [], length="3")
         thread = thread_of(h, table_id)
-        fake.fail(posts_in(lambda: thread, "Trick 1:"), lambda: rate_limited(0.02))
+        fake.fail(posts_in(lambda: thread, "Hand 1:"), lambda: rate_limited(0.02))
         await play_to_end(h, table_id, [ANNA])
         texts = [m.content for m in fake.in_channel(thread)]
-        assert [int(t.split()[1].rstrip(":")) for t in texts if t.startswith("Trick ")] == list(range(1, 9))
+        assert [int(t.split(":")[0].split()[1]) for t in texts if re.match(r"Hand \d+:", t)] == [1, 2, 3]
         [(failed_at, _, _)] = [e for e in fake.log if e[1] == "failed"]
-        [posted_at] = [at for at, what, r in fake.log if what == "ok" and r.content.startswith("Trick 1:")]
+        [posted_at] = [at for at, what, r in fake.log if what == "ok" and r.content.startswith("Hand 1:")]
         assert posted_at - failed_at >= 0.02  # Discord's retry_after, not the backoff
 
 
@@ -441,7 +445,7 @@ async def test_a_stopped_table_gets_a_last_try_then_is_forgotten(tmp_path: Path)
         table_id = await started(h, ANNA, [])
         table = table_of(h, table_id)
         thread = thread_of(h, table_id)
-        fake.fail(posts_in(lambda: thread, "Trick 1:"), server_error, times=None)
+        fake.fail(edits_of(lambda: table.table_message_id), server_error, times=None)
         await until(h, lambda: len(table.game.hand.tricks) == 1, [ANNA])  # type: ignore[union-attr]
         announcer = bot_of(h).announcer
         assert announcer.outbox.pending(table_id) == 1  # set aside until the next action

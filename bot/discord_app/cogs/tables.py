@@ -45,7 +45,9 @@ class Tables(KlaverjasCog):
             finally:
                 view.stop()
             message_id = callback.message_id if callback is not None else None
-            return message_id or (await interaction.original_response()).id
+            message_id = message_id or (await interaction.original_response()).id
+            self.bot.announcer.remember_click(table, message_id, interaction)  # the lobby's edits go through it
+            return message_id
 
         # One table per thread and one open lobby per channel, else a private refusal; the table exists only
         # once its lobby message does (an expired interaction leaves nothing behind).
