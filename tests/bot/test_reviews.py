@@ -11,7 +11,7 @@ from pg_server import StoreMaker
 from bot.tables.model import ReviewStatus, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
-from engine.ai.review_summary import ACCURATE_WITHIN
+from engine.ai.review_summary import accuracy
 from engine.cards import Seat
 from engine.view import SeatView
 
@@ -53,13 +53,13 @@ async def test_a_finished_match_is_reviewed_and_stored(new_store: StoreMaker) ->
         assert {d.player for d in review.decisions} == {HOST} and {d.seat for d in review.decisions} == {Seat.S}
         (anna,) = review.players
         assert anna.player == HOST and anna.hands == 1 and anna.decisions == len(review.decisions)
-        assert anna.accurate == sum(1 for d in review.decisions if d.cost <= ACCURATE_WITHIN)
+        assert anna.accuracy == accuracy(review.decisions)  # what the decisions kept of what they put at stake
         assert anna.worst == tuple(sorted((d for d in review.decisions if d.cost > 0),
                                           key=lambda d: (-d.cost, d.index))[:3])
         for decision in review.decisions:  # the store gives back what the review said
             assert (decision.reason is None) == (decision.cost == 0)
         points = await store.accuracy(HOST)
-        assert [(p.table_id, p.decisions, p.accurate) for p in points] == [(table_id, anna.decisions, anna.accurate)]
+        assert [(p.table_id, p.decisions, p.accuracy) for p in points] == [(table_id, anna.decisions, anna.accuracy)]
         assert await store.accuracy(HOST, guild_id=12345) == []  # another server's: none
         assert await store.accuracy(HOST + 1) == []
         assert await store.unreviewed() == []
