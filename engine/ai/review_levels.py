@@ -104,8 +104,10 @@ def ratio_interval(parts: Sequence[tuple[float, float]]) -> tuple[float, float, 
     return ratio, ratio - half, ratio + half
 
 
-def _figure(parts: Sequence[tuple[float, float]], digits: int) -> dict[str, object]:
+def _figure(parts: Sequence[tuple[float, float]], digits: int, top: float | None = None) -> dict[str, object]:
+    """The ratio and its interval, cut to what the figure can be (no cost below 0, no share above ``top``)."""
     value, low, high = ratio_interval(parts)
+    low, high = max(0.0, low), high if top is None else min(top, high)
     return {"value": round(value, digits), "ci95": [round(low, digits), round(high, digits)]}
 
 
@@ -124,9 +126,9 @@ def summarise_kind(kind: str, matches: Sequence[LevelMatch]) -> dict[str, object
         "counted": sum(1 for ds in mine for d in ds if d.stake > 0),
         "cost_per_card": _figure([(sum(d.cost for d in ds), len(ds)) for ds in cards], 2),
         "cost_per_call": _figure([(sum(d.cost for d in ds), len(ds)) for ds in calls], 2),
-        "accuracy": _figure([(sum(d.kept for d in ds), sum(d.stake for d in ds)) for ds in mine], 3),
+        "accuracy": _figure([(sum(d.kept for d in ds), sum(d.stake for d in ds)) for ds in mine], 3, top=1.0),
         "share_accurate": _figure([(float(sum(1 for d in ds if d.cost <= ACCURATE_WITHIN)), len(ds)) for ds in mine],
-                                  3),
+                                  3, top=1.0),
     }
 
 
