@@ -34,7 +34,10 @@ The format: {DOCS}/record-format.md"""
 
 BENCH_EPILOG = """\
 review prints review_hand_s (seconds to review one hand of four humans on one core), the samples it
-rests on and the settings; see engine/ai/review.py.
+rests on and the settings; see engine/ai/review.py. review --levels plays matches between the AI levels
+random, easy, normal and hard (untimed; seats rotated), reviews every call and card as a person's, and
+prints per level: decisions, cost_per_card, cost_per_call and accuracy (the review's headline), each
+figure with a 95% interval; see engine/ai/review_levels.py.
 load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
 loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match,
 requests_per_trick, global_requests_per_trick (those that count against Discord's global limit of 50 a
@@ -127,11 +130,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="table starts are spread over this long (default: %(default)s)")
     shared = bench.add_argument_group("load, stats and review")
     shared.add_argument("--hands", type=words.whole_number(1), default=None, metavar="N",
-                        help="load: hands per match (default: 1); review: hands reviewed (default: 4)")
+                        help="load: hands per match (default: 1); review: hands reviewed (default: 4); "
+                             "review --levels: hands per match (default: 4)")
     shared.add_argument("--db", default=None, metavar="FILE",
                         help="load and stats: keep the SQLite database in FILE, which must not exist yet (default: "
                              "for load, DATABASE_URL, a PostgreSQL database, when it is set; else a temporary file, "
                              "removed afterwards)")
+    review = bench.add_argument_group("review")
+    review.add_argument("--levels", action="store_true",
+                        help="measure how the review tells the AI levels apart instead of its time per hand")
+    review.add_argument("--matches", type=words.whole_number(1), default=16, metavar="N",
+                        help="review --levels: matches played, each level in every seat (default: %(default)s)")
+    review.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="review --levels: seed of the deals and the players (default: %(default)s)")
     stats = bench.add_argument_group("stats")
     stats.add_argument("--total-hands", type=words.whole_number(16), default=1_000_000, metavar="N",
                        help="hands to generate, in matches of 16; one player plays in every hundredth match "
@@ -205,11 +216,13 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
 
 # The options each benchmark reads; any other one given is refused rather than silently ignored.
 BENCH_OPTIONS = {
-    "engine": {"seconds"}, "ai": {"seconds"}, "render": {"seconds"}, "review": {"hands"},
+    "engine": {"seconds"}, "ai": {"seconds"}, "render": {"seconds"}, "review": {"hands", "levels", "matches", "seed"},
     "stats": {"total_hands", "db"},
     "load": {"tables", "humans_per_table", "discord_delay_ms", "hands", "ai_level", "ai_workers", "think_ms",
              "ramp_seconds", "db"},
 }
+
+LEVELS_OPTIONS = ("matches", "seed")  # of bench review, read with --levels only
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,6 +250,10 @@ def check_bench_options(parser: argparse.ArgumentParser, args: argparse.Namespac
             takers = " and ".join(what for what, options in BENCH_OPTIONS.items() if dest in options)
             parser.exit(2, f"klaverjas bench: error: argument --{dest.replace('_', '-')}: only for bench {takers}, "
                            f"not {args.what}\n")
+    if args.what == "review" and not args.levels:
+        for dest in LEVELS_OPTIONS:
+            if getattr(args, dest) != getattr(defaults, dest):
+                parser.exit(2, f"klaverjas bench: error: argument --{dest}: only for bench review --levels\n")
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -251,6 +268,11 @@ def dispatch(args: argparse.Namespace) -> int:
         if args.what == "stats":
             return run_bench_stats(args)
         if args.what == "review":
+            if args.levels:
+                from engine.ai.review_levels import review_levels
+
+                print(json.dumps(review_levels(args.matches, args.hands or 4, args.seed)))
+                return 0
             from engine.ai.bench import bench_review
 
             print(json.dumps(bench_review(args.hands)))

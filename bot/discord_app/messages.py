@@ -58,7 +58,14 @@ from bot.texts.catalog import (
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
 from engine.actions import Action, Call
-from engine.ai.review_summary import ACCURATE_WITHIN, WORST, DecisionReview, PlayerReview
+from engine.ai.review_summary import (
+    ACCURATE_WITHIN,
+    REAL_CHOICE,
+    WORST,
+    DecisionReview,
+    PlayerReview,
+    accuracy_percent,
+)
 from engine.cards import SEATS, Card, Seat, Team
 from engine.events import (
     BidMade,
@@ -676,8 +683,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
     names = player_names(table, review.players, lang)
     lines = [t("review.title", lang, table=table.id)]
     for p in review.players:
-        lines.append(t("review.player", lang, name=names[p.player], seat=seat_name(p.seat, lang),
-                       accuracy=round(100 * p.accuracy), lost=number(p.lost_per_decision, lang), decisions=p.decisions))
+        lines.append(review_headline(p, names[p.player], lang))
     mine = next((p for p in review.players if p.player == viewer), None)
     if mine is not None:
         worst: Sequence[DecisionReview] = mine.worst
@@ -691,17 +697,24 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         lines.append(t("review.yours" if mine is not None else "review.costliest", lang))
         for n, decision in enumerate(worst, start=1):
             lines.append(mistake_line(n, decision, names[decision.player], lang))
-    lines += ["", t("review.note", lang, within=f"{ACCURATE_WITHIN:g}")]
+    lines += ["", t("review.note", lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")]
     chart = ReviewChart(
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
-        legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=round(100 * p.accuracy),
+        legend=tuple(t("review.legend", lang, name=names[p.player], accuracy=accuracy_percent(p.accuracy),
                        lost=number(p.lost_per_decision, lang)) for p in review.players),
         lost=tuple(p.lost_by_hand for p in review.players),
         marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
                         if d.player == p.player and d.cost >= BIG_MISTAKE))
     theme = table_theme(table.settings.felt, table.settings.four_colour, lang)
     return Payload("\n".join(lines), image=render_review(chart, theme=theme), filename="review.png")
+
+
+def review_headline(p: PlayerReview, name: str, lang: Language) -> str:
+    """One person's headline: accuracy (calls and cards together), then what their calls and their cards lost."""
+    return t("review.player", lang, name=name, seat=seat_name(p.seat, lang), accuracy=accuracy_percent(p.accuracy),
+             call_lost=number(p.lost_per_call, lang), calls=p.calls, card_lost=number(p.lost_per_card, lang),
+             cards=p.cards)
 
 
 def mistake_line(n: int, decision: DecisionReview, name: str, lang: Language) -> str:

@@ -21,6 +21,7 @@ from bot.tables.model import TableSettings
 from bot.texts.catalog import month_label, number, setting_value, settings_line, suit_name, t
 from bot.texts.labels import table_theme
 from bot.texts.language import Language
+from engine.ai.review_summary import accuracy_percent
 from engine.cards import Suit
 from rendering.stats import StatsCard, render_stats
 
@@ -63,12 +64,13 @@ def _trump(stats: PlayerStats, lang: Language) -> str:
 
 
 def _accuracy(stats: PlayerStats, lang: Language) -> str:
+    """The review's accuracy, printed as the review prints it (``accuracy_percent``)."""
     if stats.accuracy is None:
         return t("stats.not_reviewed", lang)
     if len(stats.accuracy_recent) < 2:
-        return percent(stats.accuracy, lang)
-    recent = ", ".join(percent(a, lang) for a in stats.accuracy_recent)
-    return t("stats.accuracy_trend", lang, accuracy=percent(stats.accuracy, lang), recent=recent)
+        return f"{accuracy_percent(stats.accuracy)}%"
+    recent = ", ".join(f"{accuracy_percent(a)}%" for a in stats.accuracy_recent)
+    return t("stats.accuracy_trend", lang, accuracy=f"{accuracy_percent(stats.accuracy)}%", recent=recent)
 
 
 def _tournaments(stats: PlayerStats, lang: Language) -> str:

@@ -36,7 +36,7 @@ class PlayerStats:
     rating: Rating | None = None  # in the scope asked (the server)
     rating_matches: int = 0
     global_rating: Rating | None = None
-    accuracy: float | None = None  # share of decisions close to the strong player's; None: not reviewed yet
+    accuracy: float | None = None  # the review's (engine.ai.review_summary.accuracy_of); None: not reviewed yet
     accuracy_recent: tuple[float, ...] = ()  # per reviewed match, oldest first: the last few (accuracy over time)
     tournaments: int = 0  # closed tournaments of this server they played in
     best_placing: tuple[int, int] | None = None  # (place, entries in their field) of their best tournament

@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -42,7 +43,7 @@ from bot.texts.language import Language
 from engine.actions import Action, Call
 from engine.ai.hints import Hint, HintCode
 from engine.ai.players import Level
-from engine.ai.review_summary import DecisionReview, MatchReview, PlayerReview, summarise
+from engine.ai.review_summary import DecisionReview, MatchReview, summarise
 from engine.cards import SEATS, Card, Seat
 from engine.events import Event
 from engine.game import Game
@@ -525,14 +526,14 @@ class SqlStore:
                                   (table_id, ReviewStatus.DONE.value, review.hands))
             await self.db.executemany(
                 "INSERT INTO review_decisions (table_id, seq, hand, trick, seat, user_id, choice, best, cost, "
-                "samples, reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "samples, reason, params, spread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(table_id, d.index, d.hand, d.trick, d.seat.letter, d.player, _notation(d.choice),
                   _notation(d.best), d.cost, d.samples, d.reason.code.value if d.reason else None,
-                  json.dumps(dict(d.reason.params)) if d.reason else None) for d in review.decisions])
+                  json.dumps(dict(d.reason.params)) if d.reason else None, d.spread) for d in review.decisions])
             await self.db.executemany(
-                "INSERT INTO review_players (table_id, user_id, seat, decisions, accurate, lost, hands, "
-                "lost_by_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, p.player, p.seat.letter, p.decisions, p.accurate, p.lost, p.hands,
+                "INSERT INTO review_players (table_id, user_id, seat, decisions, stake, kept, lost, hands, "
+                "lost_by_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, p.player, p.seat.letter, p.decisions, p.stake, p.kept, p.lost, p.hands,
                   json.dumps(list(p.lost_by_hand))) for p in review.players])
 
     async def review_failed(self, table_id: int, hands: int, error: str) -> None:
@@ -558,11 +559,11 @@ class SqlStore:
         players = []
         for row in sorted(rows, key=lambda r: (SEATS.index(Seat.parse(r["seat"])), r["user_id"])):
             mine = [d for d in decisions if d.player == row["user_id"]]
-            # The per-hand figures and the costliest decisions come from the decisions, as summarise makes them
-            # now (a review stored with an older meaning of the per-hand figure reads the same way).
+            # The per-hand figures, the costliest decisions and the calls come from the decisions, as summarise makes
+            # them now (a review stored with an older meaning of the per-hand figure reads the same way).
             summary = summarise(row["user_id"], Seat.parse(row["seat"]), mine, head["hands"], row["hands"])
-            players.append(PlayerReview(row["user_id"], Seat.parse(row["seat"]), row["decisions"], row["accurate"],
-                                        row["lost"], row["hands"], summary.lost_by_hand, summary.worst))
+            players.append(replace(summary, decisions=row["decisions"], stake=row["stake"], kept=row["kept"],
+                                   lost=row["lost"]))
         return StoredReview(table_id, head["guild_id"], ReviewStatus(head["status"]),
                             MatchReview(head["hands"], decisions, tuple(players)))
 
@@ -572,14 +573,14 @@ class SqlStore:
         where = "rp.user_id = ? AND r.status = 'done'" + (" AND t.guild_id = ?" if guild_id is not None else "")
         parameters = (user_id, guild_id) if guild_id is not None else (user_id,)
         async with self.db.execute(
-                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.accurate, rp.lost, rp.hands, "
+                "SELECT rp.table_id, t.guild_id, t.updated_at, rp.decisions, rp.stake, rp.kept, rp.lost, rp.hands, "
                 "tr.status AS tournament FROM review_players rp JOIN reviews r ON r.table_id = rp.table_id "
                 "JOIN tables t ON t.id = rp.table_id LEFT JOIN tournaments tr ON tr.id = t.tournament_id "
                 f"WHERE {where} ORDER BY t.updated_at, rp.table_id", parameters) as cursor:
             rows = [row for row in await cursor.fetchall()
                     if counts_in_stats(stats.stored_status(row["tournament"]))]
-        return [AccuracyPoint(row["table_id"], row["guild_id"], row["updated_at"], row["decisions"], row["accurate"],
-                              row["lost"], row["hands"]) for row in rows]
+        return [AccuracyPoint(row["table_id"], row["guild_id"], row["updated_at"], row["decisions"], row["stake"],
+                              row["kept"], row["lost"], row["hands"]) for row in rows]
 
     async def played_matches(self, user_id: int, guild_id: int, limit: int = 25) -> list[PlayedMatch]:
         """The finished matches of this server in which the person made a call or played a card, newest first."""
@@ -623,4 +624,4 @@ def _decision(row: Any) -> DecisionReview:
     best: Card | Call = Call.parse(row["best"]) if call else Card.parse(row["best"])
     reason = Hint(best, HintCode(row["reason"]), json.loads(row["params"])) if row["reason"] else None
     return DecisionReview(row["seq"], row["hand"], row["trick"], Seat.parse(row["seat"]), row["user_id"], choice,
-                          best, row["cost"], row["samples"], reason)
+                          best, row["cost"], row["samples"], reason, row["spread"])

@@ -37,6 +37,7 @@ from bot.store.backend import Connection
 from bot.store.codec import decode_action
 from bot.tables.model import SeatKind, Table, TableStatus
 from bot.tournaments.model import TournamentStatus
+from engine.ai.review_summary import accuracy_of
 from engine.cards import SEATS, Seat, Team
 from engine.events import Event, HandSettled
 from engine.game import Game
@@ -338,21 +339,20 @@ async def _rating_row(db: Connection, scope: int, player: str) -> tuple[Rating, 
 
 
 async def accuracy(db: Connection, player: str) -> float | None:
-    """The share of the player's reviewed decisions close to the strong player's (bot.tables.reviews); None while
-    none of their matches is reviewed, and for AI levels, whose decisions are not reviewed. A tournament's
-    matches count once it is closed (``bot.access.counts_in_stats``)."""
+    """The accuracy of the player's reviewed decisions (``engine.ai.review_summary.accuracy_of`` over all their
+    reviewed matches, bot.tables.reviews); None while none of their matches is reviewed, and for AI levels, whose
+    decisions are not reviewed. A tournament's matches count once it is closed (``bot.access.counts_in_stats``)."""
     user_id = user_of(player)
     if user_id is None:
         return None
-    async with db.execute("SELECT rp.accurate, rp.decisions, tr.status FROM review_players rp JOIN reviews r "
+    async with db.execute("SELECT rp.kept, rp.stake, tr.status FROM review_players rp JOIN reviews r "
                           "ON r.table_id = rp.table_id JOIN tables t ON t.id = rp.table_id LEFT JOIN tournaments tr "
                           "ON tr.id = t.tournament_id WHERE rp.user_id = ? AND r.status = 'done'",
                           (user_id,)) as cursor:
         rows = [row for row in await cursor.fetchall() if counts_in_stats(stored_status(row[2]))]
-    decisions = sum(row[1] for row in rows)
-    if not decisions:
+    if not rows:
         return None
-    return float(sum(row[0] for row in rows)) / float(decisions)
+    return accuracy_of(sum(float(row[0]) for row in rows), sum(float(row[1]) for row in rows))
 
 
 def stored_status(status: str | None) -> TournamentStatus | None:

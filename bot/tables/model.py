@@ -345,13 +345,14 @@ class AccuracyPoint:
     guild_id: int | None
     finished_at: str  # when the match ended (ISO 8601, UTC)
     decisions: int
-    accurate: int
+    stake: float  # points at stake in the decisions that were a real choice
+    kept: float  # and the part of them the decisions kept
     lost: float  # points lost in all
     hands: int
 
     @property
     def accuracy(self) -> float:
-        return accuracy_of(self.accurate, self.decisions)
+        return accuracy_of(self.kept, self.stake)
 
 
 

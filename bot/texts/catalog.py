@@ -1282,10 +1282,11 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                      "on deals the player could not tell apart",
                      "**Analyse van partij #{table}**: wat elke beslissing kostte tegenover de keuze van de sterke "
                      "speler, op spelverdelingen die de speler niet van elkaar kon onderscheiden"),
-    "review.player": ("{name} ({seat}): accuracy {accuracy}% · {lost} points lost per decision · "
-                      "{decisions:decision|decisions}",
-                      "{name} ({seat}): nauwkeurigheid {accuracy}% · {lost} punten verloren per beslissing · "
-                      "{decisions:beslissing|beslissingen}"),
+    "review.player": ("{name} ({seat}): accuracy {accuracy}% · calls: {call_lost} points lost per call "
+                      "({calls:call|calls}) · cards: {card_lost} points lost per card ({cards:card|cards})",
+                      "{name} ({seat}): nauwkeurigheid {accuracy}% · troef kiezen: {call_lost} punten verloren per "
+                      "keuze ({calls:keuze|keuzes}) · kaarten: {card_lost} punten verloren per kaart "
+                      "({cards:kaart|kaarten})"),
     "review.yours": ("Your costliest decisions:", "Je duurste beslissingen:"),
     "review.costliest": ("The costliest decisions:", "De duurste beslissingen:"),
     "review.clean": ("No decision cost anything worth mentioning: well played.",
@@ -1294,13 +1295,23 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.where_bid": ("hand {hand}, bidding", "ronde {hand}, troef kiezen"),
     "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
                        "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
-    "review.note": ("Accurate: within {within} points of the best. Points lost: what a decision cost against the "
-                    "best play from that moment on, in the team's hand score, nat included (roem either team gains "
-                    "counted by half); averaged per decision, since the costs of one hand overlap.",
-                    "Nauwkeurig: binnen {within} punten van de beste keuze. Punten verloren: wat een beslissing "
-                    "kostte tegenover het beste spel vanaf dat moment, in de score van het team in de ronde, nat "
-                    "meegerekend (roem van beide teams telt voor de helft); gemiddeld per beslissing, want de "
-                    "kosten binnen een ronde overlappen."),
+    "review.note": ("Accuracy: the share of the points at stake that the decisions kept, calls and cards together. "
+                    "At stake in a card: how far apart the best and the worst card allowed lie; in a call: how far "
+                    "apart the call made and the other way lie (the strong player's call, or passing instead of "
+                    "playing and the other way round), counted three times, since a call decides the hand. A "
+                    "decision with less than {real} points at stake was no real choice and does not count. Points "
+                    "lost: what a decision cost against the best play from that moment on, in the team's hand score, "
+                    "nat included (roem either team gains counted by half); averaged, since the costs of one hand "
+                    "overlap. Listed are decisions that lost more than {within} points.",
+                    "Nauwkeurigheid: het deel van de punten die op het spel stonden dat de beslissingen wisten te "
+                    "houden, troef kiezen en kaarten samen. Op het spel bij een kaart: hoe ver de beste en de "
+                    "slechtste kaart die mocht uit elkaar liggen; bij troef kiezen: hoe ver de gemaakte keuze en de "
+                    "andere uit elkaar liggen (die van de sterke speler, of passen in plaats van spelen en "
+                    "andersom), drie keer geteld, want troef kiezen beslist de ronde. Een beslissing met minder dan "
+                    "{real} punten op het spel was geen echte keuze en telt niet mee. Punten verloren: wat een "
+                    "beslissing kostte tegenover het beste spel vanaf dat moment, in de score van het team in de "
+                    "ronde, nat meegerekend (roem van beide teams telt voor de helft); gemiddeld, want de kosten "
+                    "binnen een ronde overlappen. Genoemd worden beslissingen die meer dan {within} punten kostten."),
     "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
                       "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
     "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "

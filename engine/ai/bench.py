@@ -15,6 +15,7 @@ import time
 from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
+from engine.ai.review_summary import accuracy
 from engine.ai.solver import DoubleDummy, pit_state
 from engine.ai.tricks import Position, SolveRules
 from engine.cards import SEATS, Seat
@@ -198,6 +199,6 @@ def bench_review(hands: int | None, seed: int = 3) -> dict[str, object]:
         "bid_samples_setting": reviewer.bid_samples,
         "card_node_budget": reviewer.card_node_budget,
         "bid_node_budget": reviewer.bid_node_budget,
-        "accuracy": round(sum(1 for d in result.decisions if d.accurate) / max(1, len(result.decisions)), 3),
+        "accuracy": round(accuracy(result.decisions), 3),
         "lost_per_hand": round(sum(d.cost for d in result.decisions) / count / 4, 1),
     }

@@ -15,12 +15,18 @@ included, whenever the two outcomes hold the same roem (a ten given away costs 1
 all the team would have scored); roem the opponents gain counts against the team by half, as roem of
 its own counts for it by half, since only the difference decides a match.
 
-Calls: the strong player's call (``pimc`` bids on the heuristic's hand evaluation) costs 0. A different
-call is played out on sampled deals consistent with the bidding so far: the rest of the bidding by the
-strong player's calls (a turned suit in draaien drawn once per deal, the same for both calls), then
-the whole hand double-dummy and the engine's settlement; the cost is how much less the human's call
-scored on average (0 when it scored as much or more: then it is the better call). Claims are not
-reviewed: a forgotten claim is no choice between cards or calls, and is visible on the score sheet.
+Calls: the strong player's call (``pimc`` bids on the heuristic's hand evaluation) costs 0. The call made
+and the strong call, or when they are the same the call made and the other way (``other_call``: passing
+instead of playing, or playing the hand's best suit instead of passing), are played out on sampled deals
+consistent with the bidding so far: the rest of the bidding by the strong player's calls (a turned suit in
+draaien drawn once per deal, the same for both calls), then the whole hand double-dummy and the engine's
+settlement; the cost is how much less the human's call scored on average than the strong call (0 when it
+scored as much or more: then it is the better call). Claims are not reviewed: a forgotten claim is no
+choice between cards or calls, and is visible on the score sheet.
+
+Spread: how far apart the best and the worst of the candidates weighed lie (every legal card; the two
+calls), which tells a real choice from a forced or nearly forced one; accuracy (``review_summary``) counts
+the points at stake in real choices only.
 
 Work is counted in solver nodes, never in time, and every decision draws from its own generator,
 seeded from the match's seed and the decision's index (``decision_seed``), with a fresh solver table:
@@ -39,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action, Call, Claim, Decline, TurnUp
+from engine.ai.heuristic import hand_evaluation
 from engine.ai.hints import reason
 from engine.ai.pimc import PimcPlayer
 from engine.ai.review_summary import DecisionReview, MatchReview, hand_count, match_summary
@@ -85,6 +92,11 @@ class Evaluation:
         if prefer is not None and self.values.get(prefer) == top:
             return prefer
         return next(choice for choice, value in self.values.items() if value == top)
+
+    @property
+    def spread(self) -> float:
+        """How far apart the best and the worst candidate lie: whether the decision was a real choice."""
+        return max(self.values.values()) - min(self.values.values()) if self.values else 0.0
 
 
 class Reviewer:
@@ -178,14 +190,15 @@ class Reviewer:
 
         return self._evaluate(cards, self.card_samples, self.card_node_budget, MIN_SAMPLES, deal)
 
-    def review_card(self, game: Game, choice: Card, seed: int) -> tuple[Card, float, int] | None:
-        """(best card, cost of ``choice``, deals) for the seat to play; None when too few deals solved."""
+    def review_card(self, game: Game, choice: Card, seed: int) -> tuple[Card, float, int, float] | None:
+        """(best card, cost of ``choice``, deals, spread of all the legal cards) for the seat to play; None when
+        too few deals solved."""
         evaluation = self.card_values(game, seed)
         if evaluation.samples < MIN_SAMPLES:
             return None
         best = evaluation.best(prefer=choice)
         assert isinstance(best, Card)
-        return best, evaluation.values[best] - evaluation.values[choice], evaluation.samples
+        return best, evaluation.values[best] - evaluation.values[choice], evaluation.samples, evaluation.spread
 
     def strong_card(self, game: Game, seed: int) -> Card | None:
         """The strong choice the review compares with (the best mean); None when the review would leave
@@ -251,17 +264,21 @@ class Reviewer:
             assert seat is not None
             game.apply(self.strong_call(seat_view(game, seat)), seat)
 
-    def review_call(self, game: Game, choice: Call, seed: int) -> tuple[Call, float, int] | None:
-        """(better call, cost of ``choice``, deals); the strong player's own call costs 0 unsampled."""
-        strong = self.strong_call(seat_view(game, _to_act(game)))
-        if strong is choice:
-            return choice, 0.0, 0
-        evaluation = self.call_values(game, [choice, strong], seed)
+    def review_call(self, game: Game, choice: Call, seed: int) -> tuple[Call, float, int, float] | None:
+        """(better call, cost of ``choice``, deals, spread); the strong player's own call costs 0. The two calls
+        played out on the same deals are the two ways the choice went: the call made and the strong call, or,
+        when they are the same, it and the other way (``other_call``); the spread is how far apart they lie."""
+        view = seat_view(game, _to_act(game))
+        strong = self.strong_call(view)
+        other = other_call(view, strong) if strong is choice else strong
+        evaluation = self.call_values(game, [choice, other], seed)
         if evaluation.samples < MIN_BID_SAMPLES:
             return None
+        if strong is choice:
+            return choice, 0.0, evaluation.samples, evaluation.spread
         best = evaluation.best(prefer=choice)
         assert isinstance(best, Call)
-        return best, evaluation.values[best] - evaluation.values[choice], evaluation.samples
+        return best, evaluation.values[best] - evaluation.values[choice], evaluation.samples, evaluation.spread
 
     # ------------------------------------------------------------------ a match
 
@@ -304,17 +321,17 @@ class Reviewer:
             return None  # no choice, nothing to review
         hand = game.hand_number
         if isinstance(action, Card):
-            result: tuple[Card | Call, float, int] | None = self.review_card(game, action, seed)
+            result: tuple[Card | Call, float, int, float] | None = self.review_card(game, action, seed)
             trick: int | None = len(game.hands[-1].tricks)
         else:
             result = self.review_call(game, action, seed)
             trick = None
         if result is None:
             return None
-        best, cost, samples = result
+        best, cost, samples, spread = result
         cost = round(max(0.0, cost), 1)
         why = reason(seat_view(game, seat), best) if cost > 0 else None
-        return DecisionReview(index, hand, trick, seat, player, action, best, cost, samples, why)
+        return DecisionReview(index, hand, trick, seat, player, action, best, cost, samples, why, round(spread, 1))
 
 
 # One reviewer a thread (a solver may not be shared between threads), kept: its table is allocated once.
@@ -335,6 +352,19 @@ def review_match(rules: Rules, actions: Sequence[Action], players: Sequence[int 
                  progress: Callable[[int, int], None] | None = None) -> MatchReview:
     """A review of a finished (or any) match at the default settings; see ``Reviewer.review_match``."""
     return Reviewer().review_match(rules, actions, players, seed, progress)
+
+
+def other_call(view: SeatView, call: Call) -> Call:
+    """The other way a call could have gone, as a club player weighs it: passing instead of playing, or playing
+    (the suit the hand is best at, by the heuristic's evaluation) instead of passing."""
+    legal = [c for c in view.legal if isinstance(c, Call) and c is not call]
+    if call is not Call.PASS and Call.PASS in legal:
+        return Call.PASS
+    playing = [c for c in legal if c is not Call.PASS]
+    if not playing:
+        return legal[0]
+    hand = view.hand_mask
+    return max(playing, key=lambda c: hand_evaluation(hand, int(c.suit if c.suit is not None else view.turned[-1])))
 
 
 def _to_act(game: Game) -> Seat:

@@ -14,15 +14,35 @@ from engine.cards import Card, Seat
 from engine.game import Game
 from engine.settings import Rules
 
-# A decision within this many points (``hand_value``, on average) of the best is accurate:
+# A decision within this many points (``hand_value``, on average) of the best is no mistake worth listing:
 # sampling noise and double dummy's optimism make smaller differences meaningless.
 ACCURATE_WITHIN = 3.0
+# Accuracy counts a decision only when its best and its worst option lie at least this far apart (on the
+# sampled deals): below it the choice hardly mattered (a forced or nearly forced card, a call any way of which
+# scores alike), and counting it would call a random player's cards accurate two times in three.
+REAL_CHOICE = 5.0
+# A call's stake counts three times a card's. A call decides the hand on its own, while the stakes of a player's
+# cards in one hand overlap (each is measured from its moment to the end of the hand), and a call is weighed against
+# one other call only, a card against the worst card. Measured (``klaverjas bench review --levels``): with one or two
+# the random player's wrong calls hardly show and random and easy overlap; with three the levels come apart.
+CALL_WEIGHT = 3.0
 WORST = 3  # costliest decisions listed per player
 
 
-def accuracy_of(accurate: int, decisions: int) -> float:
-    """Share of decisions within ``ACCURATE_WITHIN`` of the best (1.0 with no decisions)."""
-    return accurate / decisions if decisions else 1.0
+def accuracy_of(kept: float, stake: float) -> float:
+    """Accuracy: the share of the points at stake that the decisions kept (1.0 when nothing was at stake). The one
+    definition of the figure the review and ``/stats`` show."""
+    return kept / stake if stake > 0 else 1.0
+
+
+def accuracy_percent(value: float) -> int:
+    """An accuracy as the review and ``/stats`` print it: a whole percentage."""
+    return round(100 * value)
+
+
+def accuracy(decisions: Sequence[DecisionReview]) -> float:
+    """The accuracy of ``decisions`` (see ``DecisionReview.stake``)."""
+    return accuracy_of(sum(d.kept for d in decisions), sum(d.stake for d in decisions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +57,34 @@ class DecisionReview:
     choice: Card | Call
     best: Card | Call
     cost: float  # mean points (``hand_value``) lost against ``best``; 0 when ``choice`` is best
-    samples: int  # deals the numbers rest on (0: the strong player's own call, nothing to compare)
+    samples: int  # deals the numbers rest on
     reason: Hint | None  # why ``best`` is better (the hint's code and params); None when nothing was lost
+    # Mean points between the best and the worst option weighed (every legal card; for a call, the call made and
+    # the strong call, or the strong call and the other way): how much the decision could matter.
+    spread: float
 
     @property
     def accurate(self) -> bool:
+        """Within ``ACCURATE_WITHIN`` of the best: not listed among the costliest decisions."""
         return self.cost <= ACCURATE_WITHIN
+
+    @property
+    def call(self) -> bool:
+        return self.trick is None
+
+    @property
+    def stake(self) -> float:
+        """The points at stake: the spread between the best and the worst option, when that makes it a real choice
+        (``REAL_CHOICE``), else 0; a call's counted ``CALL_WEIGHT`` times."""
+        if self.spread < REAL_CHOICE:
+            return 0.0
+        return self.spread * (CALL_WEIGHT if self.call else 1.0)
+
+    @property
+    def kept(self) -> float:
+        """The part of the stake the choice kept: all of it for the best option, none for the worst."""
+        stake = self.stake
+        return stake * (1.0 - min(1.0, self.cost / self.spread)) if stake else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +94,8 @@ class PlayerReview:
     player: int
     seat: Seat
     decisions: int
-    accurate: int
+    stake: float  # points at stake in the decisions that were a real choice (``DecisionReview.stake``)
+    kept: float  # and the part of them the decisions kept
     lost: float  # points lost in all: a sum of decisions' costs, which overlap, so no figure to show on its own
     hands: int  # hands in which this person acted
     # Per hand of the match, the points lost per decision (0 where they decided nothing or lost nothing). Each
@@ -60,15 +103,29 @@ class PlayerReview:
     # their sum can exceed what a hand is worth; their average cannot.
     lost_by_hand: tuple[float, ...]
     worst: tuple[DecisionReview, ...]  # the costliest decisions that cost anything, costliest first
+    calls: int  # of ``decisions``, the calls in the bidding
+    call_lost: float  # points lost in all by them
 
     @property
     def accuracy(self) -> float:
-        return accuracy_of(self.accurate, self.decisions)
+        return accuracy_of(self.kept, self.stake)
+
+    @property
+    def cards(self) -> int:
+        return self.decisions - self.calls
 
     @property
     def lost_per_decision(self) -> float:
-        """The review's headline besides accuracy: points lost per decision, comparable between matches."""
+        """Points lost per decision, comparable between matches (the chart's figure)."""
         return self.lost / self.decisions if self.decisions else 0.0
+
+    @property
+    def lost_per_card(self) -> float:
+        return (self.lost - self.call_lost) / self.cards if self.cards else 0.0
+
+    @property
+    def lost_per_call(self) -> float:
+        return self.call_lost / self.calls if self.calls else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +145,11 @@ def summarise(player: int, seat: Seat, decisions: Sequence[DecisionReview], hand
         counts[decision.hand] += 1
     by_hand = [lost / count if count else 0.0 for lost, count in zip(by_hand, counts, strict=True)]
     worst = sorted((d for d in decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))[:WORST]
-    return PlayerReview(player, seat, len(decisions), sum(1 for d in decisions if d.accurate),
-                        round(sum(d.cost for d in decisions), 1), hands_played,
-                        tuple(round(x, 1) for x in by_hand), tuple(worst))
+    calls = [d for d in decisions if d.call]
+    return PlayerReview(player, seat, len(decisions), sum(d.stake for d in decisions),
+                        sum(d.kept for d in decisions), round(sum(d.cost for d in decisions), 1),
+                        hands_played, tuple(round(x, 1) for x in by_hand), tuple(worst), len(calls),
+                        round(sum(d.cost for d in calls), 1))
 
 
 def hand_count(actions: Sequence[Action]) -> int:

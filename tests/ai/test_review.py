@@ -13,7 +13,15 @@ from engine import rulebook
 from engine.actions import Action, Call, Card, Deal
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.review import MIN_SAMPLES, Reviewer, decision_seed
-from engine.ai.review_summary import ACCURATE_WITHIN, DecisionReview, summarise
+from engine.ai.review_summary import (
+    ACCURATE_WITHIN,
+    CALL_WEIGHT,
+    REAL_CHOICE,
+    DecisionReview,
+    accuracy,
+    accuracy_of,
+    summarise,
+)
 from engine.ai.sampler import knowledge, sample_deal
 from engine.ai.solver import DoubleDummy, after
 from engine.ai.tricks import Position, SolveRules
@@ -88,6 +96,7 @@ def test_throwing_away_a_sure_trick_is_a_costly_mistake() -> None:
     assert decision.samples >= MIN_SAMPLES
     # At least the ten it gave away: the trick's points change sides.
     assert decision.cost >= 10 > ACCURATE_WITHIN and not decision.accurate
+    assert decision.spread >= decision.cost  # the worst card loses at least as much: a real choice
     assert decision.reason is not None and decision.reason.action == Card.parse("AS")
 
 
@@ -98,7 +107,15 @@ def test_a_players_worst_decisions_and_accuracy_come_from_the_costs() -> None:
     (summary,) = review.players
     costs = [d.cost for d in review.decisions]
     assert summary.decisions == len(costs) and summary.lost == pytest.approx(sum(costs), abs=0.2)
-    assert summary.accuracy == pytest.approx(sum(1 for c in costs if c <= ACCURATE_WITHIN) / len(costs))
+    # Accuracy: the points at stake in real choices that the decisions kept; a card never loses more than its
+    # spread (the worst card's loss), and a decision without a real choice puts nothing at stake.
+    assert all(d.cost <= d.spread + 0.1 for d in review.decisions if d.trick is not None)
+    real = [d for d in review.decisions if d.spread >= REAL_CHOICE]
+    weight = {True: CALL_WEIGHT, False: 1.0}
+    stake = sum(d.spread * weight[d.trick is None] for d in real)
+    kept = sum((d.spread - min(d.cost, d.spread)) * weight[d.trick is None] for d in real)
+    assert stake > 0 and summary.accuracy == pytest.approx(kept / stake) == pytest.approx(accuracy(review.decisions))
+    assert summary.calls == sum(1 for d in review.decisions if d.trick is None)
     assert [d.cost for d in summary.worst] == sorted((c for c in costs if c > 0), reverse=True)[:3]
     assert summary.hands == 2 and len(summary.lost_by_hand) == 2
     assert all(d.reason is not None for d in review.decisions if d.cost > 0)
@@ -166,22 +183,58 @@ def _everyone(game: Game) -> list[int | None]:
     return players
 
 
-def test_summary_counts_accuracy_and_the_costliest_decisions() -> None:
-    def decision(index: int, hand: int, cost: float) -> DecisionReview:
-        return DecisionReview(index, hand, 3, Seat.S, 7, Card.parse("7H"), Card.parse("AH"), cost, 12, None)
+def _decision(index: int, hand: int, cost: float, spread: float, call: bool = False) -> DecisionReview:
+    if call:
+        return DecisionReview(index, hand, None, Seat.S, 7, Call.S, Call.PASS, cost, 6, None, spread)
+    return DecisionReview(index, hand, 3, Seat.S, 7, Card.parse("7H"), Card.parse("AH"), cost, 12, None, spread)
 
-    decisions = [decision(1, 0, 0.0), decision(2, 0, 12.5), decision(3, 1, 2.0), decision(4, 1, 40.0),
-                 decision(5, 1, 7.0), decision(6, 1, 3.5)]
+
+def test_summary_counts_accuracy_and_the_costliest_decisions() -> None:
+    decisions = [_decision(1, 0, 0.0, 20.0), _decision(2, 0, 12.5, 25.0), _decision(3, 1, 2.0, 10.0),
+                 _decision(4, 1, 40.0, 40.0), _decision(5, 1, 7.0, 14.0), _decision(6, 1, 3.5, 7.0)]
     summary = summarise(7, Seat.S, decisions, hands=3, hands_played=2)
-    assert summary.decisions == 6
-    assert summary.accurate == sum(1 for d in decisions if d.cost <= ACCURATE_WITHIN)
-    assert summary.accuracy == pytest.approx(summary.accurate / 6)
+    assert summary.decisions == 6 and summary.calls == 0 and summary.cards == 6
+    # Of 116 points at stake the decisions kept 20 + 12.5 + 8 + 0 + 7 + 3.5.
+    assert summary.stake == pytest.approx(116.0) and summary.kept == pytest.approx(51.0)
+    assert summary.accuracy == pytest.approx(51.0 / 116.0) == pytest.approx(accuracy(decisions))
     assert summary.lost == pytest.approx(65.0)
-    assert summary.lost_per_decision == pytest.approx(65.0 / 6)
+    assert summary.lost_per_decision == pytest.approx(65.0 / 6) == pytest.approx(summary.lost_per_card)
     # Per hand, per decision: 52.5 lost in hand 2 over four decisions is 13.1 a decision. A hand's costs overlap
     # (each is measured against the best play from its moment on), so their sum is no figure to show.
     assert summary.lost_by_hand == (6.2, 13.1, 0.0)
     assert [d.index for d in summary.worst] == [4, 2, 5]
+
+
+def test_a_decision_without_a_real_choice_is_not_counted() -> None:
+    played = [_decision(1, 0, 0.0, 20.0), _decision(2, 0, 10.0, 20.0)]
+    base = accuracy(played)
+    # The best of options that lie close together, or a poor one of them: the figure does not move either way.
+    for cost in (0.0, REAL_CHOICE - 1):
+        near = _decision(3, 0, cost, REAL_CHOICE - 0.5)
+        assert near.stake == 0 and near.kept == 0
+        assert accuracy([*played, near]) == pytest.approx(base)
+    # The same choices with their options far apart do count.
+    assert accuracy([*played, _decision(3, 0, 0.0, 30.0)]) > base
+    assert accuracy([*played, _decision(3, 0, 4.0, 8.0)]) < base
+    # Nothing at stake at all: nothing to hold against anyone.
+    assert accuracy([_decision(1, 0, 0.0, 0.0)]) == accuracy_of(0.0, 0.0) == 1.0
+
+
+def test_a_costly_call_lowers_the_headline_more_than_a_card() -> None:
+    cards = [_decision(i, 0, 0.0, 20.0) for i in range(6)]
+    summary = summarise(7, Seat.S, cards, hands=1, hands_played=1)
+    assert summary.accuracy == 1.0
+    # A call that went nat (it lost all it put at stake) against a card that lost as much of the same stake.
+    wrong_call = _decision(9, 0, 60.0, 60.0, call=True)
+    wrong_card = _decision(9, 0, 60.0, 60.0)
+    with_call = summarise(7, Seat.S, [*cards, wrong_call], hands=1, hands_played=1)
+    with_card = summarise(7, Seat.S, [*cards, wrong_card], hands=1, hands_played=1)
+    assert with_call.accuracy < with_card.accuracy < summary.accuracy
+    assert with_call.calls == 1 and with_call.lost_per_call == 60.0 and with_call.lost_per_card == 0.0
+    # The strong call made: it keeps its whole stake and weighs as much the other way.
+    right_call = _decision(9, 0, 0.0, 60.0, call=True)
+    mixed = summarise(7, Seat.S, [_decision(1, 0, 10.0, 20.0), right_call], hands=1, hands_played=1)
+    assert mixed.accuracy > accuracy([_decision(1, 0, 10.0, 20.0), _decision(9, 0, 0.0, 60.0)])
 
 
 def test_with_hands_places_the_unseen_cards_and_leaves_the_game_alone() -> None:

@@ -64,9 +64,11 @@ async def test_the_review_in_english_and_dutch_with_its_chart(tmp_path: Path) ->
         dutch = the_answer(h, await h.command(CHRIS, "review", match=f"#{table_id}"))
         assert dutch.ephemeral and dutch.files == ["review.png"]
         assert f"Analyse van partij #{table_id}" in dutch.content and "nauwkeurigheid" in dutch.content
-        for p in stored.review.players:  # decimals as Dutch writes them, as /stats does
-            assert f"{p.lost_per_decision:.1f} points lost per decision" in english.content
-            assert f"{p.lost_per_decision:.1f} punten verloren per beslissing".replace(".", ",") in dutch.content
+        for p in stored.review.players:  # decimals as Dutch writes them, as /stats does; the calls apart
+            assert f"{p.lost_per_card:.1f} points lost per card" in english.content
+            assert f"{p.lost_per_card:.1f} punten verloren per kaart".replace(".", ",") in dutch.content
+            assert f"{p.lost_per_call:.1f} points lost per call" in english.content
+            assert f"{p.lost_per_call:.1f} punten verloren per keuze".replace(".", ",") in dutch.content
 
         # Someone else of this server may look too: the match's costliest decisions, not "yours".
         onlooker = the_answer(h, await h.command(BERT, "review", match=str(table_id)))

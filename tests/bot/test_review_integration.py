@@ -3,6 +3,7 @@ person's reviewed decisions while the others' stay."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -13,6 +14,15 @@ from test_hostile import any_callback
 from test_replay import the_message
 from test_review_command import CONFIG, finished_match
 from test_scenarios import bot_of, thread_of
+
+from engine.ai.review_summary import accuracy_percent
+
+
+def figure(text: str, label: str) -> str:
+    """The figure that follows ``label`` in ``text`` (``Accuracy: 57%`` gives ``57%``)."""
+    found = re.search(re.escape(label) + r"(\d+%)", text)
+    assert found is not None, f"no {label!r} in {text!r}"
+    return found.group(1)
 
 
 def review_rows(path: Path, user_id: int) -> int:
@@ -40,12 +50,19 @@ async def test_the_match_end_review_button_accuracy_on_stats_and_forget_me(tmp_p
         h.fake.fail_next(any_callback, 404, 10062, "Unknown interaction")
         await h.click(ANNA, end, f"kj:rv:{table_id}")
         assert len(h.fake.in_channel(thread_of(h, table_id))) == posted
-        # /stats shows the accuracy of Anna's reviewed decisions (no longer "not reviewed yet").
+        # /stats shows the accuracy of Anna's reviewed decisions (no longer "not reviewed yet"): the figure her
+        # review's headline shows, in either language.
         [anna] = [p for p in stored.review.players if p.player == ANNA.id]
         stats = await bot_of(h).store.player_stats(f"u:{ANNA.id}", None)
-        assert stats.accuracy == anna.accurate / anna.decisions
-        token = await h.click(ANNA, end, f"kj:ms:{table_id}")
-        assert f"Accuracy: {round(100 * anna.accurate / anna.decisions)}%" in the_message(h, token).content
+        assert stats.accuracy == anna.accuracy
+        for user, stats_label, review_label in ((ANNA, "Accuracy: ", "): accuracy "),
+                                                (CHRIS, "Nauwkeurigheid: ", "): nauwkeurigheid ")):
+            on_stats = figure(the_message(h, await h.click(user, end, f"kj:ms:{table_id}")).content, stats_label)
+            review = the_message(h, await h.click(user, end, f"kj:rv:{table_id}")).content
+            [headline] = [line for line in review.splitlines() if line.startswith(user.name)]
+            assert on_stats == figure(headline, review_label)
+            [mine] = [p for p in stored.review.players if p.player == user.id]
+            assert on_stats == f"{accuracy_percent(mine.accuracy)}%"
         # forget-me: Anna's reviewed decisions go, Chris's stay.
         assert review_rows(path, ANNA.id) > 0 and review_rows(path, CHRIS.id) > 0
         question = the_message(h, await h.command(ANNA, "forget-me"))

@@ -4,14 +4,20 @@ broken review kept as failed instead of retried forever."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from pg_server import StoreMaker
 
+from bot.store.codec import encode_action
+from bot.store.schema import migrations
+from bot.store.sqlite import SqliteStore
 from bot.tables.model import ReviewStatus, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.thinking import Thinker
-from engine.ai.review_summary import ACCURATE_WITHIN
+from engine.actions import Call
+from engine.ai.review_summary import accuracy
 from engine.cards import Seat
 from engine.view import SeatView
 
@@ -53,13 +59,13 @@ async def test_a_finished_match_is_reviewed_and_stored(new_store: StoreMaker) ->
         assert {d.player for d in review.decisions} == {HOST} and {d.seat for d in review.decisions} == {Seat.S}
         (anna,) = review.players
         assert anna.player == HOST and anna.hands == 1 and anna.decisions == len(review.decisions)
-        assert anna.accurate == sum(1 for d in review.decisions if d.cost <= ACCURATE_WITHIN)
+        assert anna.accuracy == accuracy(review.decisions)  # what the decisions kept of what they put at stake
         assert anna.worst == tuple(sorted((d for d in review.decisions if d.cost > 0),
                                           key=lambda d: (-d.cost, d.index))[:3])
         for decision in review.decisions:  # the store gives back what the review said
             assert (decision.reason is None) == (decision.cost == 0)
         points = await store.accuracy(HOST)
-        assert [(p.table_id, p.decisions, p.accurate) for p in points] == [(table_id, anna.decisions, anna.accurate)]
+        assert [(p.table_id, p.decisions, p.accuracy) for p in points] == [(table_id, anna.decisions, anna.accuracy)]
         assert await store.accuracy(HOST, guild_id=12345) == []  # another server's: none
         assert await store.accuracy(HOST + 1) == []
         assert await store.unreviewed() == []
@@ -118,3 +124,31 @@ async def test_a_review_in_its_worker_process_says_what_it_says_here() -> None:
         thinker.close()
     here = await asyncio.to_thread(review_hand, game.rules, game.actions, players, 99, 0)
     assert there == here and there
+
+
+async def test_a_review_stored_before_accuracy_counted_stakes_is_made_again(tmp_path: Path) -> None:
+    """A review stored under the earlier accuracy (decisions within a few points of the best) has no stakes to
+    count: the upgrade removes it, so the next start reviews the match again, and /stats shows no figure meanwhile;
+    a failed review stays failed."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        for number, _, sql in migrations():
+            if number <= 11:
+                old.executescript(sql)
+        old.execute("PRAGMA user_version = 11")
+        kind, data = encode_action(Call.PASS)
+        for table_id, status in ((1, "done"), (2, "failed")):
+            old.execute("INSERT INTO tables (id, host_id, status, settings, seed) VALUES (?, 7, 'finished', '{}', 5)",
+                        (table_id,))
+            old.execute("INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) "
+                        "VALUES (?, 0, ?, ?, 'N', 'human', 7)", (table_id, kind, data))
+            old.execute("INSERT INTO reviews (table_id, status, hands) VALUES (?, ?, 1)", (table_id, status))
+        old.execute("INSERT INTO review_decisions (table_id, seq, hand, trick, seat, user_id, choice, best, cost, "
+                    "samples) VALUES (1, 0, 0, NULL, 'N', 7, 'pass', 'pass', 0, 0)")
+        old.execute("INSERT INTO review_players (table_id, user_id, seat, decisions, accurate, lost, hands, "
+                    "lost_by_hand) VALUES (1, 7, 'N', 1, 1, 0, 1, '[0]')")
+    async with SqliteStore(path) as store:
+        assert await store.review(1) is None and await store.unreviewed() == [1]
+        assert await store.accuracy(7) == []
+        failed = await store.review(2)
+        assert failed is not None and failed.status is ReviewStatus.FAILED

@@ -666,6 +666,11 @@ async def test_an_upgrade_takes_the_hands_of_a_tournament_not_closed_out_of_the_
         db.execute("PRAGMA user_version = 9")
         for column in ("language", "pending_language"):  # added by a later migration, applied again at the upgrade
             db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
+        # And the reviews as a later migration found them: no stakes, the count of accurate decisions.
+        db.execute("ALTER TABLE review_decisions DROP COLUMN spread")
+        for column in ("stake", "kept"):
+            db.execute(f"ALTER TABLE review_players DROP COLUMN {column}")
+        db.execute("ALTER TABLE review_players ADD COLUMN accurate INTEGER NOT NULL DEFAULT 0")
     async with Harness(path) as h:
         [answer] = followups(h, await h.slash(BERT, "stats"))
         assert "Hands: 1 " in answer.content  # the closed tournament's hand only

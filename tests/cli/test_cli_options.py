@@ -98,6 +98,10 @@ def test_dutch_words_make_the_engines_rules() -> None:
     (["bench", "review", "--db", "x.db"], "--db"),
     (["bench", "stats", "--hands", "3"], "--hands"),
     (["bench", "load", "--seconds", "3"], "--seconds"),
+    (["bench", "review", "--matches", "2"], "--matches"),  # only with --levels
+    (["bench", "review", "--seed", "2"], "--seed"),
+    (["bench", "review", "--levels", "--matches", "0"], "--matches"),
+    (["bench", "engine", "--levels"], "--levels"),
     (["bench", "disk"], "BENCHMARK"),
 ])
 def test_a_bad_value_names_its_option(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
