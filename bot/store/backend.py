@@ -313,7 +313,7 @@ _transacting: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
     "klaverjas_sqlite_transaction", default=frozenset())
 
 
-def _retrieve(future: asyncio.Future[None]) -> None:
+def _retrieve(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
 
@@ -620,6 +620,16 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     of their own); an open transaction asyncpg rolls back itself."""
 
 
+def _released(table_id: int, done: asyncio.Future[bool]) -> None:
+    if done.cancelled():
+        return
+    error = done.exception()
+    if error is not None:  # the session went, and the lock with it
+        log.warning("table %s: releasing its lock failed (%s); the connection that held it is closed", table_id, error)
+    elif not done.result():
+        log.warning("table %s: its lock was gone before it was released (a lost connection)", table_id)
+
+
 class _LockSession:
     """One connection on which this process holds tables' session locks, taking and releasing them without waiting:
     whatever was asked while a round trip was under way goes in the next one, as one statement."""
@@ -630,15 +640,15 @@ class _LockSession:
         self._queue: list[tuple[int, bool, asyncio.Future[bool]]] = []
         self._rounds: asyncio.Task[None] | None = None
 
-    async def ask(self, table_id: int, take: bool) -> bool:
-        """Try to take (``take``) or release the table's lock: whether it was taken, or held until now. Not cut
-        short by a cancelled caller: the round is under way for others too (a lock taken for a caller that left
-        is released, ``hold``)."""
+    def ask(self, table_id: int, take: bool) -> asyncio.Future[bool]:
+        """Try to take (``take``) or release the table's lock, in the next round: whether it was taken, or held
+        until now. Asked in order: a release and a later take of one table go in that order."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(_retrieve)  # a release nobody waits for must not warn
         self._queue.append((table_id, take, done))
         if self._rounds is None:
             self._rounds = asyncio.get_running_loop().create_task(self._run_rounds())
-        return await asyncio.shield(done)
+        return done
 
     async def _run_rounds(self) -> None:
         try:
@@ -671,30 +681,25 @@ class _LockSession:
     @contextlib.asynccontextmanager
     async def hold(self, table_id: int) -> AsyncIterator[bool]:
         """Try the table's lock: yields whether it was taken (and then releases it when the block ends)."""
-        asked = asyncio.ensure_future(self.ask(table_id, True))
+        asked = self.ask(table_id, True)
         try:
-            taken = await asyncio.shield(asked)
+            taken = await asyncio.shield(asked)  # the round is under way for others too: never cut short
         except asyncio.CancelledError:
             # The caller left while the lock was being taken: release it once it is.
-            asked.add_done_callback(lambda done: self._release_later(table_id) if not done.cancelled()
+            asked.add_done_callback(lambda done: self.release(table_id) if not done.cancelled()
                                     and done.exception() is None and done.result() else None)
             raise
         try:
             yield taken
         finally:
             if taken:
-                await self._release(table_id)
+                self.release(table_id)
 
-    async def _release(self, table_id: int) -> None:
-        try:
-            if not await self.ask(table_id, False):
-                log.warning("table %s: its lock was gone before it was released (a lost connection)", table_id)
-        except Exception as error:  # the session went, and the lock with it
-            log.warning("table %s: releasing its lock failed (%s); the connection that held it is closed",
-                        table_id, error)
-
-    def _release_later(self, table_id: int) -> None:
-        asyncio.get_running_loop().create_task(self._release(table_id))
+    def release(self, table_id: int) -> None:
+        """Release the table's lock in the next round, without waiting for it: this process's next holder of the
+        table asks after it (in the same round, or a later one), and another process waits one round trip at most.
+        """
+        self.ask(table_id, False).add_done_callback(functools.partial(_released, table_id))
 
     async def close(self) -> None:
         if self._rounds is not None:
