@@ -22,7 +22,7 @@ from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import Conflict, Connection, Dialect, Step, StoreError
+from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError
 from bot.store.codec import decode_action, encode_action
 from bot.store.schema import migrations
 from bot.tables.model import (
@@ -83,9 +83,10 @@ _SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "awa
                  "language", "pending_language")
 
 
-def _seats_upsert() -> str:
-    """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take)."""
-    row = "(" + ", ".join("?" for _ in _SEAT_COLUMNS) + ")"
+def _seats_upsert(table_id: str = "?") -> str:
+    """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take);
+    ``table_id``: the SQL of the table's id in each row, a parameter unless given."""
+    row = "(" + ", ".join([table_id] + ["?" for _ in _SEAT_COLUMNS[1:]]) + ")"
     updates = ", ".join(f"{column} = excluded.{column}" for column in _SEAT_COLUMNS[2:])  # not the key
     return (f"INSERT INTO seats ({', '.join(_SEAT_COLUMNS)}) VALUES {', '.join(row for _ in SEATS)} "
             f"ON CONFLICT (table_id, seat) DO UPDATE SET {updates}")
@@ -94,10 +95,12 @@ def _seats_upsert() -> str:
 _SEATS_UPSERT = _seats_upsert()
 
 
-def _seat_parameters(table_id: int, table: Table) -> list[Any]:
-    """The parameters of ``_SEATS_UPSERT``: the table's seats, row after row."""
+def _seat_parameters(table_id: int | None, table: Table) -> list[Any]:
+    """The parameters of ``_SEATS_UPSERT``: the table's seats, row after row (None: of ``_seats_upsert`` given the
+    id's SQL, without it)."""
+    first = (table_id,) if table_id is not None else ()
     return [value for seat, info in zip(SEATS, table.seats, strict=True)
-            for value in (table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
+            for value in (*first, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
                           int(info.away), info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id,
                           info.pending_user_id, info.pending_name, info.pending_delivery.value,
                           _language_value(info.language), _language_value(info.pending_language))]
@@ -248,12 +251,20 @@ class SqlStore:
     async def create_table(self, table: Table) -> int:
         # One statement group (in SQLite, one trip to its thread, in the round of the writers waiting with it): the
         # seats and the notice take the new id from the INSERT's rows when they run.
-        steps = [
-            Step("INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
-                 "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
-                 (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
-                  json.dumps(table.settings.to_dict()), table.seed, table.tournament_id)),
-            Step(_SEATS_UPSERT, lambda earlier: _seat_parameters(_new_id(earlier), table))]
+        create = Step(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+            (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
+             json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
+        if self.dialect.writing_with:
+            # One statement, one round trip: the seats and the notice (its text as ``_notice_text`` makes it) take
+            # the new id from the row the WITH created.
+            rows = await (await self.db.execute(
+                f"WITH created AS ({create.sql}), seated AS ({_seats_upsert('(SELECT id FROM created)')}) "
+                "SELECT id, pg_notify(?, CAST(json_build_object('from', CAST(? AS TEXT), 'table', id) AS TEXT)) "
+                "FROM created", (*create.bound([]), *_seat_parameters(None, table), NOTICES, self.origin))).fetchall()
+            return int(rows[0][0])
+        steps = [create, Step(_SEATS_UPSERT, lambda earlier: _seat_parameters(_new_id(earlier), table))]
         if self.dialect.notify is not None:
             notify = self.dialect.notify
             steps.append(Step(notify, lambda earlier: (self._notice_text(_new_id(earlier)),)))

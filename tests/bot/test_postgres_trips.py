@@ -5,6 +5,7 @@ wrapper around asyncpg's connections: a count, not a time, so the machine's load
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -66,13 +67,18 @@ async def started(store: SqlStore) -> Table:
     return table
 
 
-async def test_an_action_and_a_save_are_one_round_trip_each_with_their_notice(url: str, trips: list[str]) -> None:
-    """The position's check, the action, the revision and the notice go as one statement; so do a table's row, its
-    seats and the notice. No BEGIN, no COMMIT, no reset of the connection afterwards."""
+async def test_a_new_table_an_action_and_a_save_are_one_round_trip_each(url: str, trips: list[str]) -> None:
+    """A new table's row, its seats (which take its id) and the notice go as one statement. So do the position's
+    check, the action, the revision and the notice; and a table's row, its seats and the notice. No BEGIN, no
+    COMMIT, no reset of the connection afterwards."""
     heard: list[str] = []
     async with PostgresStore(url) as store, PostgresStore(url) as other:
         await other.listen(heard.append)
+        trips.clear()
         table = await started(store)
+        assert len(trips) == 1, trips  # the row, the seats (with the new id) and the notice
+        loaded = await store.load_table(table.id)
+        assert loaded is not None and loaded.seats == table.seats
         table.status = TableStatus.PLAYING
         trips.clear()
         await store.save_table(table)
@@ -86,7 +92,7 @@ async def test_an_action_and_a_save_are_one_round_trip_each_with_their_notice(ur
             if len(heard) >= 3:
                 break
             await asyncio.sleep(0.01)
-        assert len(heard) == 3  # created, saved, the action
+        assert [json.loads(text)["table"] for text in heard] == [table.id] * 3  # created, saved, the action
 
 
 async def test_a_refused_position_writes_nothing_and_sends_no_notice(url: str) -> None:
