@@ -23,7 +23,7 @@ from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import Conflict, Connection, Dialect, Step, StoreError
+from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError
 from bot.store.codec import decode_action, encode_action
 from bot.store.schema import migrations
 from bot.tables.model import (
@@ -84,9 +84,10 @@ _SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "awa
                  "language", "pending_language")
 
 
-def _seats_upsert() -> str:
-    """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take)."""
-    row = "(" + ", ".join("?" for _ in _SEAT_COLUMNS) + ")"
+def _seats_upsert(table_id: str = "?") -> str:
+    """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take);
+    ``table_id``: the SQL of the table's id in each row, a parameter unless given."""
+    row = "(" + ", ".join([table_id] + ["?" for _ in _SEAT_COLUMNS[1:]]) + ")"
     updates = ", ".join(f"{column} = excluded.{column}" for column in _SEAT_COLUMNS[2:])  # not the key
     return (f"INSERT INTO seats ({', '.join(_SEAT_COLUMNS)}) VALUES {', '.join(row for _ in SEATS)} "
             f"ON CONFLICT (table_id, seat) DO UPDATE SET {updates}")
@@ -95,10 +96,12 @@ def _seats_upsert() -> str:
 _SEATS_UPSERT = _seats_upsert()
 
 
-def _seat_parameters(table_id: int, table: Table) -> list[Any]:
-    """The parameters of ``_SEATS_UPSERT``: the table's seats, row after row."""
+def _seat_parameters(table_id: int | None, table: Table) -> list[Any]:
+    """The parameters of ``_SEATS_UPSERT``: the table's seats, row after row (None: of ``_seats_upsert`` given the
+    id's SQL, without it)."""
+    first = (table_id,) if table_id is not None else ()
     return [value for seat, info in zip(SEATS, table.seats, strict=True)
-            for value in (table_id, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
+            for value in (*first, seat.letter, info.kind.value, info.user_id, info.name, info.ai_level.value,
                           int(info.away), info.misses, info.delivery.value, info.dm_channel_id, info.hand_message_id,
                           info.pending_user_id, info.pending_name, info.pending_delivery.value,
                           _language_value(info.language), _language_value(info.pending_language))]
@@ -211,6 +214,17 @@ class SqlStore:
             await self._counted(table, count())
         return results
 
+    async def _run_one(self, table: Table, step: Step, count: Callable[[], Awaitable[object]] | None) -> list[Any]:
+        """One statement that writes a whole group (``Dialect.writing_with``): its rows. Alone it is its own
+        transaction, one round trip; so its check must only ever refuse what wrote nothing. With ``count``, in a
+        transaction with the statistics (``_run_counted``)."""
+        if count is not None:
+            return (await self._run_counted(table, [step], count))[0]
+        rows: list[Any] = await (await self.db.execute(step.sql, step.bound([]))).fetchall()
+        if step.check is not None:
+            step.check(rows)
+        return rows
+
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self.db.transaction()
 
@@ -238,12 +252,20 @@ class SqlStore:
     async def create_table(self, table: Table) -> int:
         # One statement group (in SQLite, one trip to its thread, in the round of the writers waiting with it): the
         # seats and the notice take the new id from the INSERT's rows when they run.
-        steps = [
-            Step("INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
-                 "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
-                 (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
-                  json.dumps(table.settings.to_dict()), table.seed, table.tournament_id)),
-            Step(_SEATS_UPSERT, lambda earlier: _seat_parameters(_new_id(earlier), table))]
+        create = Step(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, seed, announced, tournament_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+            (table.guild_id, table.channel_id, table.host_id, table.stored_status.value,
+             json.dumps(table.settings.to_dict()), table.seed, table.tournament_id))
+        if self.dialect.writing_with:
+            # One statement, one round trip: the seats and the notice (its text as ``_notice_text`` makes it) take
+            # the new id from the row the WITH created.
+            rows = await (await self.db.execute(
+                f"WITH created AS ({create.sql}), seated AS ({_seats_upsert('(SELECT id FROM created)')}) "
+                "SELECT id, pg_notify(?, CAST(json_build_object('from', CAST(? AS TEXT), 'table', id) AS TEXT)) "
+                "FROM created", (*create.bound([]), *_seat_parameters(None, table), NOTICES, self.origin))).fetchall()
+            return int(rows[0][0])
+        steps = [create, Step(_SEATS_UPSERT, lambda earlier: _seat_parameters(_new_id(earlier), table))]
         if self.dialect.notify is not None:
             notify = self.dialect.notify
             steps.append(Step(notify, lambda earlier: (self._notice_text(_new_id(earlier)),)))
@@ -294,10 +316,20 @@ class SqlStore:
                   table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                   table.stored_status.value, json.dumps(table.settings.to_dict()), table.id)),
             Step(_SEATS_UPSERT, _seat_parameters(table.id, table))]
+        count = partial(stats.write_match_end, self.db, table, table.stoppers()) if stats.has_ended(table) else None
+        if self.dialect.writing_with:
+            # One statement: the row, the seats and the notice.
+            revised, seated = steps
+            assert self.dialect.notify is not None
+            rows = await self._run_one(table, Step(
+                f"WITH revised AS ({revised.sql}), seated AS ({seated.sql}) "
+                f"SELECT revision, ({self.dialect.notify}) FROM revised",
+                (*revised.bound([]), *seated.bound([]), self._notice_text(table.id))), count)
+            _note_revision(table, rows[0] if rows else None)
+            return
         notice = self._notice(table.id)
         if notice is not None:
             steps.append(notice)
-        count = partial(stats.write_match_end, self.db, table, table.stoppers()) if stats.has_ended(table) else None
         results = await self._run_counted(table, steps, count)
         _note_revision(table, results[0][0] if results[0] else None)
 
@@ -305,24 +337,34 @@ class SqlStore:
                             user_id: int | None, events: Sequence[Event] = ()) -> None:
         """Store one action; when its ``events`` settle a hand, that hand's statistics go in the same transaction."""
         kind, data = encode_action(action)
-        steps: list[Step] = []
-        # Another process may share the database (PostgreSQL): the table's lock, then its state version. The action
-        # goes in only at the next position; the primary key (table_id, seq) refuses a second write.
-        if self.dialect.lock_table is not None:
-            steps.append(Step(self.dialect.lock_table, (table.id,)))
-        steps += [
-            Step("SELECT count(*) FROM actions WHERE table_id = ?", (table.id,),
-                 partial(_next_position, table.id, seq)),
+        values = (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id)
+        # The action goes in only at the next position (another process may share the database); the primary key
+        # (table_id, seq) refuses a second write at it.
+        position = partial(_next_position, table.id, seq)
+        count = partial(stats.write_hand, self.db, table, seq, events) if stats.settled_hands(events) else None
+        if self.dialect.writing_with:
+            # One statement: the position's check, the action, the table's revision and the notice, nothing written
+            # unless the position is the next (two writers at one position: the primary key refuses the later).
+            assert self.dialect.notify is not None
+            rows = await self._run_one(table, Step(
+                "WITH stored AS (SELECT count(*) AS n FROM actions WHERE table_id = ?), "
+                "added AS (INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) "
+                "SELECT ?, ?, ?, ?, ?, ?, ? FROM stored WHERE n = ? RETURNING seq), "
+                "revised AS (UPDATE tables SET revision = revision + 1 WHERE id = ? AND EXISTS (SELECT 1 FROM added) "
+                f"RETURNING revision) SELECT n, (SELECT revision FROM revised), ({self.dialect.notify} FROM revised) "
+                "FROM stored", (table.id, *values, seq, table.id, self._notice_text(table.id)), position), count)
+            _note_revision(table, (rows[0][1],) if rows[0][1] is not None else None)
+            return
+        steps = [
+            Step("SELECT count(*) FROM actions WHERE table_id = ?", (table.id,), position),
             Step("INSERT INTO actions (table_id, seq, kind, data, seat, actor, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                 (table.id, seq, kind, data, seat.letter if seat is not None else None, actor.value, user_id)),
+                 values),
             Step("UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING revision", (table.id,))]
-        revised = len(steps) - 1
         notice = self._notice(table.id)
         if notice is not None:
             steps.append(notice)
-        count = partial(stats.write_hand, self.db, table, seq, events) if stats.settled_hands(events) else None
         results = await self._run_counted(table, steps, count)
-        _note_revision(table, results[revised][0] if results[revised] else None)
+        _note_revision(table, results[2][0] if results[2] else None)
 
     async def actions(self, table_id: int) -> list[tuple[Action, Actor]]:
         async with self.db.execute("SELECT seq, kind, data, actor FROM actions WHERE table_id = ? ORDER BY seq",

@@ -1,8 +1,8 @@
 """The store in PostgreSQL through asyncpg, for a bot past one machine (``bot.store.base`` holds the SQL).
 
 Chosen by ``DATABASE_URL`` (``postgresql://user:password@host/database``). Several processes may share the
-database: migrations wait for each other (an advisory lock), and each table's actions are appended under an
-advisory lock on the table, at the next position only (``SqlStore.append_action``).
+database: migrations wait for each other (an advisory lock), each table's actions are appended at the next
+position only (``SqlStore.append_action``), and a table's lock is an advisory lock (``PostgresConnection.hold_table``).
 """
 
 from __future__ import annotations

@@ -198,15 +198,17 @@ class TableService:
     async def create_table(self, *, host_id: int, host_name: str, settings: TableSettings,
                            guild_id: int | None = None, channel_id: int | None = None,
                            seed: int | None = None, delivery: Delivery = Delivery.DM,
-                           post: PostLobby | None = None, language: Language | None = None) -> Table:
+                           post: PostLobby | None = None, language: Language | None = None,
+                           plain_channel: bool = False) -> Table:
         """Open a lobby in ``channel_id``: one table per thread, one open lobby per channel.
 
         With ``post`` the table exists only once its lobby message does: when posting fails the table is
-        deleted again and the error raised.
+        deleted again and the error raised. ``plain_channel``: the front end knows the channel is no thread, so
+        it is no table's thread either, and the store is not asked (one read less at every start).
         """
         async with self._hosting.hold(host_id), self._opening.hold(channel_id):
             self._check_host_limit(host_id)
-            await self._check_can_open(channel_id)
+            await self._check_can_open(channel_id, plain_channel)
             seed = seed if seed is not None else self.new_seed()
             table = Table(id=0, host_id=host_id, settings=settings, seed=seed, guild_id=guild_id,
                           channel_id=channel_id, game=Game(settings.rules))
@@ -226,7 +228,7 @@ class TableService:
             raise ServiceError(ServiceErrorCode.TOO_MANY_TABLES, {
                 "count": len(hosted), "tables": ", ".join(map(str, hosted))})
 
-    async def _check_can_open(self, channel_id: int | None) -> None:
+    async def _check_can_open(self, channel_id: int | None, plain_channel: bool = False) -> None:
         """Refuse a new lobby where it would be a second table: in a table's thread (also one that ended),
         in a channel where a game plays without a thread of its own, or next to an open lobby."""
         if channel_id is None:
@@ -234,7 +236,7 @@ class TableService:
         in_thread = self.registry.in_thread(channel_id)
         store = self.registry.store
         owner = in_thread.id if in_thread is not None else (
-            await store.table_in_thread(channel_id) if store is not None else None)
+            await store.table_in_thread(channel_id) if store is not None and not plain_channel else None)
         if owner is not None:
             raise ServiceError(ServiceErrorCode.THREAD_HAS_TABLE, {"table": owner})
         for table in self.registry.live_in_channel(channel_id):

@@ -7,8 +7,10 @@ threads (tests).
 
 Hints have a worker of their own (one more process, or one more thread), so however many people ask
 for hints, no AI move at any table waits behind one. Match reviews (``bot.tables.reviews``) have a third
-lane, one process at a lower scheduling priority (``REVIEW_NICENESS``): a review is minutes of solving,
-which must never hold up a move or a hint, and on a busy machine the operating system serves those first.
+lane, one process at a lower scheduling priority still (``REVIEW_NICENESS``): a review is minutes of solving,
+which must never hold up a move or a hint, and on a busy machine the operating system serves those first. The
+moves' and hints' workers themselves run below the bot's event loop (``AI_NICENESS``): a busy machine slows
+the AI, not the answers to clicks.
 
 A player is built in the worker from (level, seed) for every decision, and only the ``SeatView`` (plain
 picklable dataclasses) crosses the process boundary, so the choice is the same wherever it runs.
@@ -42,7 +44,11 @@ def warm_up() -> None:
     pimc_warm_up()
 
 
-REVIEW_NICENESS = 10  # added to the review worker's niceness (Unix): the moves and hints go first
+# Added to the workers' niceness (Unix). The AI moves and hints below the bot's event loop: on a busy machine the
+# operating system serves the answers to clicks first and the AI thinks a little longer (its moves are paced
+# anyway). The reviews lower still: the moves and hints go first.
+AI_NICENESS = 5
+REVIEW_NICENESS = 10
 
 
 def choose_action(level: Level, seed: int, view: SeatView, timed: bool = True) -> Choice:
@@ -75,8 +81,8 @@ class Thinker:
         self.workers = workers
         self.warm = warm
         warming = warm_up if warm else None
-        self.moves = Lane("ai-moves", workers, warming)
-        self.hints = Lane("ai-hints", 1 if workers else 0, warming)
+        self.moves = Lane("ai-moves", workers, warming, niceness=AI_NICENESS)
+        self.hints = Lane("ai-hints", 1 if workers else 0, warming, niceness=AI_NICENESS)
         self.reviews = Lane("ai-reviews", 1 if workers else 0, warming, niceness=REVIEW_NICENESS)
         self.hints_waiting = 0  # hints asked and not answered yet
 

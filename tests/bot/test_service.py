@@ -228,3 +228,29 @@ async def test_a_tables_next_change_wakes_who_waits_for_it() -> None:
     service.registry.evict(table)
     await asyncio.wait_for(evicted, 1)
     await service.close()
+
+
+async def test_a_start_in_a_plain_channel_does_not_ask_the_store_for_a_tables_thread(new_store: StoreMaker) -> None:
+    """A table's thread (also one whose table left memory) takes no second table; a channel the front end knows is
+    no thread cannot be one, so the store is not asked."""
+    async with new_store() as store:
+        service = TableService(store, FAST, choose=first_legal)
+        first = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(), channel_id=77)
+        first.thread_id = 78
+        await service.registry.save(first)
+        service.registry.evict(first)  # over and retired: only the store knows its thread
+        asked: list[int] = []
+        lookup = store.table_in_thread
+
+        async def counted(thread_id: int) -> int | None:
+            asked.append(thread_id)
+            return await lookup(thread_id)
+
+        store.table_in_thread = counted  # type: ignore[method-assign]
+        with pytest.raises(ServiceError) as refused:
+            await service.create_table(host_id=HOST + 1, host_name="Bert", settings=settings(), channel_id=78)
+        assert refused.value.code.value == "thread_has_table" and asked == [78]
+        await service.create_table(host_id=HOST + 2, host_name="Cor", settings=settings(), channel_id=79,
+                                   plain_channel=True)
+        assert asked == [78]
+        await service.close()

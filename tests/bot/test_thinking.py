@@ -8,7 +8,7 @@ import os
 import random
 
 from bot.discord_app.config import load_config
-from bot.tables.thinking import Thinker, choose_action
+from bot.tables.thinking import AI_NICENESS, REVIEW_NICENESS, Thinker, choose_action
 from bot.workers import worker_pid
 from engine.cards import Seat
 from engine.game import Game, random_deal
@@ -68,5 +68,19 @@ async def test_a_dead_worker_is_replaced() -> None:
             await thinker.run(_die)
         view = a_view()
         assert await thinker.choose("normal", 1, view) == choose_action("normal", 1, view)
+    finally:
+        thinker.close()
+
+
+async def test_the_ai_workers_run_below_the_bot_and_the_reviews_below_them() -> None:
+    """A busy machine slows the AI, not the event loop that answers clicks: the moves' and hints' workers are
+    niced, the reviews' more."""
+    thinker = Thinker(1, warm=False)
+    try:
+        mine = os.nice(0)
+        moves, hints, reviews = [await lane.run(os.nice, 0) for lane in (thinker.moves, thinker.hints,
+                                                                           thinker.reviews)]
+        assert moves == hints == min(19, mine + AI_NICENESS) and AI_NICENESS > 0
+        assert reviews == min(19, mine + REVIEW_NICENESS) and REVIEW_NICENESS > AI_NICENESS
     finally:
         thinker.close()

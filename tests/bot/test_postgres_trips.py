@@ -1,0 +1,197 @@
+"""PostgreSQL under load: what a click costs in round trips, and the tables' locks every holder of a process takes
+on one shared session (``bot.store.backend.PostgresConnection.hold_table``). Round trips are counted with a
+wrapper around asyncpg's connections: a count, not a time, so the machine's load does not change it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import asyncpg
+import pytest
+from pg_server import PgServer
+
+from bot.store.backend import TABLE_LOCK_CLASS, Conflict
+from bot.store.base import SqlStore
+from bot.store.postgres import PostgresStore
+from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
+from bot.tables.registry import TableRegistry
+from engine.actions import Deal
+from engine.ai.players import Level
+from engine.cards import DECK, SEATS, Seat
+from engine.game import Game
+from engine.settings import Rules
+
+ANNA = 700000000000000001
+GUILD = 910000000000000001
+
+
+@pytest.fixture
+async def url(pg_server: PgServer | str) -> AsyncIterator[str]:
+    if isinstance(pg_server, str):
+        pytest.skip(pg_server)
+    made = await pg_server.new_database()
+    yield made
+    await pg_server.drop_database(made)
+
+
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every statement any asyncpg connection sends (each one round trip), the pools' resets included."""
+    sent: list[str] = []
+    for name in ("fetch", "fetchval", "fetchrow", "execute", "executemany"):
+        original = getattr(asyncpg.Connection, name)
+
+        def counted(self: Any, query: str, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            sent.append(query)
+            return _original(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(asyncpg.Connection, name, counted)
+    yield sent
+
+
+def a_deal(shift: int) -> Deal:
+    cards = DECK[shift:] + DECK[:shift]
+    return Deal.from_cards(Seat.W, {seat: list(cards[8 * i:8 * i + 8]) for i, seat in enumerate(SEATS)})
+
+
+async def started(store: SqlStore) -> Table:
+    settings = TableSettings(Rules().with_changes(length="1"), ai_level=Level.NORMAL)
+    ai = SeatInfo(SeatKind.AI, None, "", Level.HARD)
+    table = Table(id=0, host_id=ANNA, settings=settings, seed=7, guild_id=GUILD, channel_id=GUILD + 1,
+                  seats=[ai, ai, SeatInfo(SeatKind.HUMAN, ANNA, "Anna", delivery=Delivery.THREAD), ai],
+                  game=Game(settings.rules))
+    await TableRegistry(store).register(table)
+    return table
+
+
+async def test_a_new_table_an_action_and_a_save_are_one_round_trip_each(url: str, trips: list[str]) -> None:
+    """A new table's row, its seats (which take its id) and the notice go as one statement. So do the position's
+    check, the action, the revision and the notice; and a table's row, its seats and the notice. No BEGIN, no
+    COMMIT, no reset of the connection afterwards."""
+    heard: list[str] = []
+    async with PostgresStore(url) as store, PostgresStore(url) as other:
+        await other.listen(heard.append)
+        trips.clear()
+        table = await started(store)
+        assert len(trips) == 1, trips  # the row, the seats (with the new id) and the notice
+        loaded = await store.load_table(table.id)
+        assert loaded is not None and loaded.seats == table.seats
+        table.status = TableStatus.PLAYING
+        trips.clear()
+        await store.save_table(table)
+        assert len(trips) == 1, trips
+        trips.clear()
+        await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        assert len(trips) == 1, trips
+        assert table.revision == 2 == await store.revision(table.id)
+        assert [action for action, _ in await store.actions(table.id)] == [a_deal(1)]
+        for _ in range(200):
+            if len(heard) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        assert [json.loads(text)["table"] for text in heard] == [table.id] * 3  # created, saved, the action
+
+
+async def test_a_refused_position_writes_nothing_and_sends_no_notice(url: str) -> None:
+    """The one statement writes nothing (no action, no revision, no notice) when the position is not the next."""
+    heard: list[str] = []
+    async with PostgresStore(url) as store, PostgresStore(url) as other:
+        table = await started(store)
+        await other.listen(heard.append)
+        await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        revision = await store.revision(table.id)
+        with pytest.raises(Conflict):
+            await store.append_action(table, 2, a_deal(2), None, Actor.CHANCE, None)  # a gap
+        with pytest.raises(Conflict):
+            await other.append_action(table, 0, a_deal(2), None, Actor.CHANCE, None)  # taken
+        await asyncio.sleep(0.2)
+        assert await store.revision(table.id) == revision
+        assert [action for action, _ in await store.actions(table.id)] == [a_deal(1)]
+        assert len(heard) == 1
+
+
+async def held_by_others(admin: asyncpg.Connection, table_id: int) -> int:
+    """How many sessions hold the table's lock now."""
+    return int(await admin.fetchval(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 "
+        "AND objsubid = 2", TABLE_LOCK_CLASS, table_id))
+
+
+async def test_many_holders_share_one_session_and_take_each_lock_in_one_round_trip(url: str,
+                                                                                   trips: list[str]) -> None:
+    """Holders of many tables at once keep no connection each: their locks are taken together, in one statement,
+    and released in the next round without anyone waiting for it."""
+    async with PostgresStore(url) as store:
+        entered = asyncio.Event()
+        go = asyncio.Event()
+        inside = 0
+
+        async def hold(table_id: int) -> None:
+            nonlocal inside
+            async with store.hold_table(table_id):
+                inside += 1
+                if inside == 30:
+                    entered.set()
+                await go.wait()
+
+        trips.clear()
+        holders = [asyncio.create_task(hold(1000 + index)) for index in range(30)]
+        admin = await asyncpg.connect(url)
+        try:
+            await asyncio.wait_for(entered.wait(), 10)
+            locks = [sql for sql in trips if "pg_try_advisory_lock" in sql]
+            assert len(locks) <= 2, trips  # the first holder's round, and one for all who asked meanwhile
+            assert all([await held_by_others(admin, 1000 + index) == 1 for index in range(30)])
+            go.set()
+            await asyncio.gather(*holders)
+            for _ in range(200):
+                if not any([await held_by_others(admin, 1000 + index) for index in range(30)]):
+                    break
+                await asyncio.sleep(0.01)
+            assert not any([await held_by_others(admin, 1000 + index) for index in range(30)])
+        finally:
+            go.set()
+            for holder in holders:
+                holder.cancel()
+            await asyncio.gather(*holders, return_exceptions=True)
+            await admin.close()
+
+
+async def test_a_table_held_by_another_process_is_waited_for_and_then_taken(url: str) -> None:
+    """Two processes: the second waits while the first holds the table (on a connection of its own), and takes it
+    once it is released; another table it takes meanwhile. Its own next holder after it gets it again."""
+    async with PostgresStore(url) as first, PostgresStore(url) as second:
+        order: list[str] = []
+        async with first.hold_table(7):
+            waiting = asyncio.create_task(_hold_and_note(second, 7, order, "second"))
+            async with second.hold_table(8):
+                order.append("other table")
+            await asyncio.sleep(0.3)
+            assert not waiting.done()
+            order.append("first releases")
+        await asyncio.wait_for(waiting, 10)
+        assert order == ["other table", "first releases", "second"]
+        await asyncio.wait_for(_hold_and_note(second, 7, order, "second again"), 10)
+        await asyncio.wait_for(_hold_and_note(first, 7, order, "first again"), 10)
+        assert order[-2:] == ["second again", "first again"]
+
+
+async def _hold_and_note(store: SqlStore, table_id: int, order: list[str], note: str) -> None:
+    async with store.hold_table(table_id):
+        order.append(note)
+
+
+async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(url: str) -> None:
+    """A holder that leaves while its lock is being taken (the round under way for others too) does not keep it:
+    the lock is released once taken, and another process gets it."""
+    async with PostgresStore(url) as first, PostgresStore(url) as second:
+        for _ in range(20):
+            task = asyncio.create_task(_hold_and_note(first, 9, [], "never"))
+            await asyncio.sleep(0)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        await asyncio.wait_for(_hold_and_note(second, 9, [], "second"), 10)
