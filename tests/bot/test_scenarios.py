@@ -460,3 +460,24 @@ async def test_every_command_text_has_a_dutch_translation(tmp_path: Path) -> Non
             walk(command)
         assert not missing, missing
         assert isinstance(COMMAND_TEXTS, dict) and app_commands.locale_str("play").message in COMMAND_TEXTS
+
+
+async def test_a_start_in_a_plain_channel_reads_no_thread_from_the_store(tmp_path: Path) -> None:
+    """A burst of starts costs no store read each to find out that a plain channel is no table's thread; in a
+    table's thread the check still runs and refuses a second table."""
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        store = bot_of(h).store
+        looked_up: list[int] = []
+        lookup = store.table_in_thread
+
+        async def counted(channel_id: int) -> int | None:
+            looked_up.append(channel_id)
+            return await lookup(channel_id)
+
+        store.table_in_thread = counted  # type: ignore[method-assign]
+        table_id = await open_table(h, ANNA)
+        assert looked_up == []
+        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
+        thread = thread_of(h, table_id)
+        await h.command(BERT, "start", channel_id=thread)
+        assert len(bot_of(h).service.tables) == 1  # refused: the thread is table 1's

@@ -21,6 +21,8 @@ from bot.tables.model import Table, TableSettings
 from bot.texts.catalog import parse_seat, t
 from bot.texts.language import Language
 
+PLAIN_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.voice)
+
 
 class Tables(KlaverjasCog):
     async def guild_defaults(self, guild_id: int | None, lang: Language) -> TableSettings:
@@ -51,11 +53,14 @@ class Tables(KlaverjasCog):
 
         # One table per thread and one open lobby per channel, else a private refusal; the table exists only
         # once its lobby message does (an expired interaction leaves nothing behind).
+        # A channel Discord says is a plain one is no table's thread: no store read to find out.
+        channel = interaction.channel
+        plain = channel is not None and getattr(channel, "type", None) in PLAIN_CHANNELS
         table = await service.create_table(host_id=interaction.user.id, host_name=interaction.user.display_name,
                                            settings=settings, guild_id=interaction.guild_id,
                                            channel_id=interaction.channel_id,
                                            delivery=delivery, post=post_lobby,
-                                           language=user_lang(interaction))
+                                           language=user_lang(interaction), plain_channel=plain)
         notice = await dm_notice(self.bot, interaction, table.id)
         if notice:
             await interaction.followup.send(notice, ephemeral=True)
