@@ -157,6 +157,11 @@ class Outbox:
             if lane.retired is not None or job.rounds >= self.config.later_rounds:  # no later action to wait for
                 log.warning("table %s: given up on %s: %s", table_id, job.key or "a message", error.__cause__)
                 return
+            if job.key is not None:
+                # A newer job for the same message, queued while this one was being tried, says what it would.
+                if any(j.key == job.key for j in lane.queue):
+                    return
+                lane.parked = [j for j in lane.parked if j.key != job.key]
             job.rounds += 1
             lane.parked.append(job)
             log.info("table %s: %s failed, tried again later", table_id, job.key or "a message")

@@ -93,6 +93,36 @@ async def test_a_failed_job_goes_again_after_the_next_action_and_a_last_time_at_
     assert outbox.tables == set()
 
 
+async def test_a_failed_edit_is_not_set_aside_beside_a_newer_one_for_the_same_message() -> None:
+    """An edit that fails while a newer edit of its message waits is dropped: the newer one says what it would."""
+    outbox = Outbox(FAST)
+    tries: list[str] = []
+    trying = asyncio.Event()
+    release = asyncio.Event()
+
+    def failing(name: str) -> Job:
+        async def run() -> None:
+            tries.append(name)
+            trying.set()
+            await release.wait()
+            raise Undelivered(name)
+        return Job(run, "table")
+
+    outbox.put(3, failing("v1"))
+    await trying.wait()
+    outbox.put(3, failing("v2"))  # queued while v1 is being tried
+    release.set()
+    for _ in range(100):
+        if len(tries) == 2:
+            break
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0.01)
+    assert tries == ["v1", "v2"] and outbox.pending(3) == 1  # v2 alone waits for the next try
+    outbox.retire(3, lambda: None)
+    await drained(outbox)
+    assert tries == ["v1", "v2", "v2"]
+
+
 async def test_a_failed_job_goes_again_a_while_later_when_no_action_comes() -> None:
     outbox = Outbox(DeliveryConfig(backoff=(0.001,), later_delay=0.02, later_rounds=2))
     tries: list[float] = []
@@ -447,6 +477,7 @@ async def test_a_stopped_table_gets_a_last_try_then_is_forgotten(tmp_path: Path)
         thread = thread_of(h, table_id)
         fake.fail(edits_of(lambda: table.table_message_id), server_error, times=None)
         await until(h, lambda: len(table.game.hand.tricks) == 1, [ANNA])  # type: ignore[union-attr]
+        await h.settle()  # the jobs queued behind the failing edit have gone out
         announcer = bot_of(h).announcer
         assert announcer.outbox.pending(table_id) == 1  # set aside until the next action
         failed = len(fake.failed)
