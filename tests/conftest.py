@@ -73,3 +73,13 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreM
 async def store(new_store: StoreMaker) -> AsyncIterator[SqlStore]:
     async with new_store() as opened:
         yield opened
+
+
+@pytest.fixture
+async def pg_url(pg_server: PgServer | str) -> AsyncIterator[str]:
+    """A PostgreSQL database of its own for the test (skipped without a server), dropped after it."""
+    if isinstance(pg_server, str):
+        pytest.skip(pg_server)
+    made = await pg_server.new_database()
+    yield made
+    await pg_server.drop_database(made)

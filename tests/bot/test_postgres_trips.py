@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import asyncpg
 import pytest
-from pg_server import PgServer
 
 from bot.store.backend import TABLE_LOCK_CLASS, Conflict
 from bot.store.base import SqlStore
@@ -26,15 +25,6 @@ from engine.settings import Rules
 
 ANNA = 700000000000000001
 GUILD = 910000000000000001
-
-
-@pytest.fixture
-async def url(pg_server: PgServer | str) -> AsyncIterator[str]:
-    if isinstance(pg_server, str):
-        pytest.skip(pg_server)
-    made = await pg_server.new_database()
-    yield made
-    await pg_server.drop_database(made)
 
 
 @pytest.fixture
@@ -67,12 +57,12 @@ async def started(store: SqlStore) -> Table:
     return table
 
 
-async def test_a_new_table_an_action_and_a_save_are_one_round_trip_each(url: str, trips: list[str]) -> None:
+async def test_a_new_table_an_action_and_a_save_are_one_round_trip_each(pg_url: str, trips: list[str]) -> None:
     """A new table's row, its seats (which take its id) and the notice go as one statement. So do the position's
     check, the action, the revision and the notice; and a table's row, its seats and the notice. No BEGIN, no
     COMMIT, no reset of the connection afterwards."""
     heard: list[str] = []
-    async with PostgresStore(url) as store, PostgresStore(url) as other:
+    async with PostgresStore(pg_url) as store, PostgresStore(pg_url) as other:
         await other.listen(heard.append)
         trips.clear()
         table = await started(store)
@@ -95,10 +85,10 @@ async def test_a_new_table_an_action_and_a_save_are_one_round_trip_each(url: str
         assert [json.loads(text)["table"] for text in heard] == [table.id] * 3  # created, saved, the action
 
 
-async def test_a_refused_position_writes_nothing_and_sends_no_notice(url: str) -> None:
+async def test_a_refused_position_writes_nothing_and_sends_no_notice(pg_url: str) -> None:
     """The one statement writes nothing (no action, no revision, no notice) when the position is not the next."""
     heard: list[str] = []
-    async with PostgresStore(url) as store, PostgresStore(url) as other:
+    async with PostgresStore(pg_url) as store, PostgresStore(pg_url) as other:
         table = await started(store)
         await other.listen(heard.append)
         await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
@@ -120,11 +110,11 @@ async def held_by_others(admin: asyncpg.Connection, table_id: int) -> int:
         "AND objsubid = 2", TABLE_LOCK_CLASS, table_id))
 
 
-async def test_many_holders_share_one_session_and_take_each_lock_in_one_round_trip(url: str,
+async def test_many_holders_share_one_session_and_take_each_lock_in_one_round_trip(pg_url: str,
                                                                                    trips: list[str]) -> None:
     """Holders of many tables at once keep no connection each: their locks are taken together, in one statement,
     and released in the next round without anyone waiting for it."""
-    async with PostgresStore(url) as store:
+    async with PostgresStore(pg_url) as store:
         entered = asyncio.Event()
         go = asyncio.Event()
         inside = 0
@@ -139,7 +129,7 @@ async def test_many_holders_share_one_session_and_take_each_lock_in_one_round_tr
 
         trips.clear()
         holders = [asyncio.create_task(hold(1000 + index)) for index in range(30)]
-        admin = await asyncpg.connect(url)
+        admin = await asyncpg.connect(pg_url)
         try:
             await asyncio.wait_for(entered.wait(), 10)
             locks = [sql for sql in trips if "pg_try_advisory_lock" in sql]
@@ -160,10 +150,10 @@ async def test_many_holders_share_one_session_and_take_each_lock_in_one_round_tr
             await admin.close()
 
 
-async def test_a_table_held_by_another_process_is_waited_for_and_then_taken(url: str) -> None:
+async def test_a_table_held_by_another_process_is_waited_for_and_then_taken(pg_url: str) -> None:
     """Two processes: the second waits while the first holds the table (on a connection of its own), and takes it
     once it is released; another table it takes meanwhile. Its own next holder after it gets it again."""
-    async with PostgresStore(url) as first, PostgresStore(url) as second:
+    async with PostgresStore(pg_url) as first, PostgresStore(pg_url) as second:
         order: list[str] = []
         async with first.hold_table(7):
             waiting = asyncio.create_task(_hold_and_note(second, 7, order, "second"))
@@ -184,10 +174,10 @@ async def _hold_and_note(store: SqlStore, table_id: int, order: list[str], note:
         order.append(note)
 
 
-async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(url: str) -> None:
+async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(pg_url: str) -> None:
     """A holder that leaves while its lock is being taken (the round under way for others too) does not keep it:
     the lock is released once taken, and another process gets it."""
-    async with PostgresStore(url) as first, PostgresStore(url) as second:
+    async with PostgresStore(pg_url) as first, PostgresStore(pg_url) as second:
         for _ in range(20):
             task = asyncio.create_task(_hold_and_note(first, 9, [], "never"))
             await asyncio.sleep(0)

@@ -6,11 +6,9 @@ processes are tests/bot/test_shards.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from pg_server import PgServer
 
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
@@ -60,15 +58,6 @@ class Process:
         await self.store.close()
 
 
-@pytest.fixture
-async def url(pg_server: PgServer | str) -> AsyncIterator[str]:
-    if isinstance(pg_server, str):
-        pytest.skip(pg_server)
-    made = await pg_server.new_database()
-    yield made
-    await pg_server.drop_database(made)
-
-
 async def until(check: Any, timeout: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -77,8 +66,8 @@ async def until(check: Any, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_the_other_process_takes_clicks_and_the_owner_plays_and_announces(url: str) -> None:
-    async with Process(url, 0) as owner, Process(url, 1) as other:
+async def test_the_other_process_takes_clicks_and_the_owner_plays_and_announces(pg_url: str) -> None:
+    async with Process(pg_url, 0) as owner, Process(pg_url, 1) as other:
         table = await owner.service.create_table(host_id=HOST, host_name="Host", settings=TableSettings(),
                                                  guild_id=GUILD, channel_id=77)
         await owner.service.start(table.id, HOST)
@@ -109,8 +98,8 @@ async def test_the_other_process_takes_clicks_and_the_owner_plays_and_announces(
         assert stored == table.game.actions[:len(stored)]
 
 
-async def test_a_stop_in_the_other_process_reaches_the_owner(url: str) -> None:
-    async with Process(url, 0) as owner, Process(url, 1) as other:
+async def test_a_stop_in_the_other_process_reaches_the_owner(pg_url: str) -> None:
+    async with Process(pg_url, 0) as owner, Process(pg_url, 1) as other:
         table = await owner.service.create_table(host_id=HOST, host_name="Host", settings=TableSettings(),
                                                  guild_id=GUILD, channel_id=78)
         await other.service.fetch(table.id)
