@@ -619,7 +619,7 @@ def bid_prompt(table: Table, user_id: int | None) -> Payload:
         text = t("bid.prompt_vrij", lang, mention=mention)
     # The bids so far are told here: the table message waits for the bidding's end (``Announcer.on_progress``).
     passes = passes_text(table, hand)
-    text = f"{passes}\n{text}" if passes else text
+    text = f"{text}\n{passes}" if passes else text
     return Payload(text, view_of([BidButton(table.id, table.version, c, lang) for c in calls]), mention=user_id)
 
 
