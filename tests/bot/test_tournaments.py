@@ -342,7 +342,6 @@ async def test_the_ai_answers_alike_in_equal_situations_whatever_came_before(tmp
         await play(h, chris, CHRIS, lambda hand: -1 if hand == 0 else 0)
         first_b, first_c = (t.game.hands[0] for t in (bert, chris))
         assert (first_b.bids, first_b.tricks) != (first_c.bids, first_c.tricks)  # hand 1 went differently
-        assert bert.game.totals != chris.game.totals or first_b.bids != first_c.bids
         second = [(t.game.actions[_hand_start(t, 1):], t.actors[_hand_start(t, 1):]) for t in (bert, chris)]
         assert second[0][0] == second[1][0]  # every call and card of hand 2, the AI's included
         assert second[0][1].count("ai") >= 20  # and most of them the AI's
