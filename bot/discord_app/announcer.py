@@ -492,8 +492,9 @@ class Announcer:
 
     def answer_prompt(self, table: Table, message_id: int) -> ClickAnswer | None:
         """A call clicked on the thread's bidding prompt: answered by taking the prompt's buttons away, so the
-        prompt's sync need not."""
-        if message_id != table.prompt_message_id:
+        prompt's sync need not. A prompt still being posted has no id kept yet; its buttons, clicked at the
+        current version (the service checked it), can only be that prompt's."""
+        if table.prompt_message_id not in (None, message_id):
             return None
 
         def failed() -> None:
@@ -589,7 +590,8 @@ class Announcer:
                 f"table {table.id}: posting in {channel.id}")
         finally:
             payload.stop()
-        self.note_shown(table, message.id, fingerprint)
+        if self.noted(table, message.id) is None:  # else a click on it was answered before we heard back: newer
+            self.note_shown(table, message.id, fingerprint)
         return message.id
 
     async def post(self, table: Table, payload: Payload) -> int | None:

@@ -198,6 +198,33 @@ async def test_a_bid_click_takes_the_prompts_buttons_away_in_its_answer(tmp_path
         assert patches_of(h, prompt.id, since) == []  # no second request to take them away
 
 
+async def test_a_bid_clicked_before_the_prompts_post_came_back_still_takes_its_buttons_away_in_the_answer(
+        tmp_path: Path) -> None:
+    """A quick player (or a slow Discord): the click arrives before the bot heard back from posting the prompt."""
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        bot_of(h).service.new_seed = lambda: SEED + 1  # a deal where Anna is asked before an AI player calls
+        clicks: list[str] = []
+
+        def click_at_once(message: StoredMessage) -> None:
+            calls = [i for i in message.custom_ids() if i.startswith("kj:b:")]
+            if calls and f"<@{ANNA.id}>" in message.content and not clicks:
+                assert bot_of(h).service.get(int(calls[0].split(":")[2])).prompt_message_id is None
+                clicks.append(h.dispatch(h.interactions.click(ANNA, message, calls[0])))
+
+        h.fake.delay = 0.05
+        h.fake.watchers.append(click_at_once)
+        table_id = await started(h, ANNA, [])
+        await h.settle()
+        table = table_of(h, table_id)
+        [token] = clicks
+        [answer] = callbacks(h, token)
+        assert answer.json is not None and answer.json["type"] == UPDATE_MESSAGE
+        prompt = h.fake.messages[h.fake.clicked[token]]
+        assert answer.data["components"] == [] and prompt.custom_ids() == []
+        assert [seat for seat, _ in table.game.hands[0].bids].count(table.seat_of(ANNA.id)) == 1  # counted once
+        assert patches_of(h, prompt.id, 0) == []  # no second request to take the buttons away
+
+
 def pid_image() -> bytes:
     return str(os.getpid()).encode()
 
