@@ -8,6 +8,8 @@ Discord answers every request ``discord_delay_ms`` after it arrives. Printed fig
 - ``interactions_per_s``: interactions the bot received per second, from the first to the last table's end;
 - ``p50_ms``/``p99_ms``: from an interaction's arrival to its first answer (a scripted human asks for no
   hints, so no answer waits for an AI player);
+- ``latency_by_kind``: the same apart for each kind of interaction ("/klaverjas start", "click c" a card,
+  "click b" a bid, "click l start" a lobby's Start button), each with its count ``n``;
 - ``loop_lag_p99_ms``: how late a 20 ms sleep on the bot's event loop wakes up, sampled while AI players think;
 - ``mb_per_table``: the process's peak RSS growth over the run per table (the fake Discord's messages
   are in that process too, so it is an upper bound);
@@ -259,6 +261,10 @@ class LoadRun:
             "requests_per_trick": round(requests / tricks, 2) if tricks else None,
             "global_requests_per_trick": round(global_per_trick, 2) if global_per_trick is not None else None,
             "tables_per_token": int(GLOBAL_LIMIT * TRICK_SECONDS / global_per_trick) if global_per_trick else None,
+            # Which interactions are slow: the start burst's commands, or the clicks of tables in play.
+            "latency_by_kind": {kind: {"n": len(ms), "p50_ms": percentile(ms, 0.50), "p99_ms": percentile(ms, 0.99)}
+                                for kind, ms in sorted((kind, sorted(s * 1000 for s in seconds)) for kind, seconds
+                                                       in self.fake.latencies_by_kind().items())},
             "requests_by_route": {route: round(count / tricks, 3) for route, count
                                   in sorted(by_route.items(), key=lambda item: -item[1])} if tricks else {},
             # The conditions, and what else was seen.

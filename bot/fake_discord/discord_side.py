@@ -114,6 +114,7 @@ class FakeDiscord:
     requests_by_channel: dict[int, int] = field(default_factory=dict)  # where each request went, counted
     requests_by_route: dict[str, int] = field(default_factory=dict)  # ``route_of`` -> requests, counted
     arrived: dict[str, float] = field(default_factory=dict)  # interaction token -> when the bot got it
+    kinds: dict[str, str] = field(default_factory=dict)  # interaction token -> ``interaction_kind``
     first_response: dict[str, float] = field(default_factory=dict)  # interaction token -> its first answer
     watchers: list[MessageWatcher] = field(default_factory=list)
     held: set[asyncio.Task[Any]] = field(default_factory=set)  # tasks a test holds (a slow Discord, a hint)
@@ -339,3 +340,28 @@ class FakeDiscord:
         """Seconds from each answered interaction's arrival to its first answer."""
         return [self.first_response[token] - arrived for token, arrived in self.arrived.items()
                 if token in self.first_response]
+
+    def latencies_by_kind(self) -> dict[str, list[float]]:
+        """``latencies`` apart for each kind of interaction (``interaction_kind``)."""
+        split: dict[str, list[float]] = {}
+        for token, arrived in self.arrived.items():
+            if token in self.first_response:
+                split.setdefault(self.kinds.get(token, "other"), []).append(self.first_response[token] - arrived)
+        return split
+
+
+def interaction_kind(payload: dict[str, Any]) -> str:
+    """What an INTERACTION_CREATE payload asks, for telling latencies apart: "/klaverjas start", "click b" (a
+    bid), "click c" (a card), "click l start" (a lobby's button)..."""
+    data = payload.get("data") or {}
+    if payload.get("type") == 3:
+        parts = str(data.get("custom_id", "")).split(":")
+        kind = parts[1] if len(parts) > 1 else "?"
+        return f"click {kind} {parts[-1]}" if kind == "l" else f"click {kind}"
+    words = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group): its name, then its own options
+        words.append(str(options[0]["name"]))
+        options = options[0].get("options") or []
+    return "/" + " ".join(words)
+

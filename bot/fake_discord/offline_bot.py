@@ -15,7 +15,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.outbox import DeliveryConfig
-from bot.fake_discord.discord_side import FakeDiscord, StoredMessage, User
+from bot.fake_discord.discord_side import FakeDiscord, StoredMessage, User, interaction_kind
 from bot.fake_discord.interactions import Interactions
 from bot.fake_discord.wire import APP_ID, BOT_USER_ID, CHANNEL_ID, MEMBER_PERMISSIONS, DiscordError, Request, request_of
 from bot.store.choose import store_at
@@ -118,6 +118,7 @@ class OfflineBot:
         assert self.bot is not None
         token = str(payload["token"])
         self.fake.arrived[token] = time.perf_counter()
+        self.fake.kinds[token] = interaction_kind(payload)
         dispatch(self.bot, payload)
         return token
 

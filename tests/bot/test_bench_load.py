@@ -20,7 +20,7 @@ from engine.settings import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"tables", "interactions_per_s", "p50_ms", "p99_ms", "loop_lag_p99_ms", "mb_per_table", "db_kb_per_match",
-        "requests_per_trick", "global_requests_per_trick", "tables_per_token", "requests_by_route"}
+        "requests_per_trick", "global_requests_per_trick", "tables_per_token", "requests_by_route", "latency_by_kind"}
 
 
 def stored_records(db: Path) -> list[dict[str, object]]:
@@ -58,6 +58,11 @@ def test_bench_load_two_tables(tmp_path: Path) -> None:
     assert sum(routes.values()) >= figures["requests_per_trick"] - 0.01
     rest = sum(count for route, count in routes.items() if route.startswith("REST "))
     assert abs(rest - figures["global_requests_per_trick"]) < 0.02 and 0 < rest < sum(routes.values())
+    # Every interaction counted once, under what it was: the two starts and the clicks of the game.
+    kinds = figures["latency_by_kind"]
+    assert kinds["/klaverjas start"]["n"] == 2 and kinds["click c"]["n"] >= 2 * 8
+    assert sum(kind["n"] for kind in kinds.values()) == figures["interactions"]
+    assert all(kind["p99_ms"] >= kind["p50_ms"] > 0 for kind in kinds.values())
     # 50 requests a second, a trick every 15 s (the figure printed is rounded, the one divided by is not)
     assert abs(figures["tables_per_token"] - 50 * 15 / figures["global_requests_per_trick"]) <= 3
     # The two measured tables and the warm-up table, each a whole match (one hand), valid for `klaverjas score`.
