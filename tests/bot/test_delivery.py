@@ -190,8 +190,8 @@ async def act_for(h: Harness, table: Table, users: list[User], condition: Callab
 
 
 def answered(h: Harness, token: str) -> bool:
-    """The click was acknowledged (a deferred update: Discord shows no failure)."""
-    return any(r.json is not None and r.json.get("type") == 6 for r in h.responses_to(token))
+    """The click was acknowledged (a deferred update, or the clicked message's update: Discord shows no failure)."""
+    return any(r.json is not None and r.json.get("type") in (6, 7) for r in h.responses_to(token))
 
 
 async def wait_for(h: Harness, condition: Callable[[], bool], seconds: float = 10.0) -> None:
