@@ -696,14 +696,14 @@ class Announcer:
                 log.info("table %s: no thread (%s), playing in the channel", table.id, error)
         await self.sync_lobby(table)
         if table.table_message_id is None:
-            async with table.lock:
+            async with table.lock.in_process():
                 payload = table_message(table)  # as the table is now: a sync queued behind it may find it shown
             posted = await self.post(table, payload)
             await self.keep(table, partial(setattr, table, "table_message_id", posted))
 
     async def sync_table_message(self, table: Table) -> None:
         """The table message as the table is now; a deleted one is posted again (and its new id kept)."""
-        async with table.lock:
+        async with table.lock.in_process():
             payload = table_message(table)
         if table.table_message_id is not None:
             try:
@@ -721,7 +721,7 @@ class Announcer:
         The bidding prompt's message id and version are stored: after a restart the prompt for the same
         moment is edited in place instead of posted again.
         """
-        async with table.lock:
+        async with table.lock.in_process():
             if table.version != version:
                 return  # a later action was announced, and its sync is queued behind this one
             game = table.game
@@ -759,7 +759,7 @@ class Announcer:
     async def sync_hand(self, table: Table, seat: Seat) -> None:
         """The seat's private hand by DM, as the table is now. A closed inbox (50007), or a DM that cannot
         be delivered, moves the hand to the thread's Show my hand button and pings the player there."""
-        async with table.lock:
+        async with table.lock.in_process():
             info = table.seats[seat]
             if info.kind is not SeatKind.HUMAN or info.user_id is None or info.delivery is not Delivery.DM:
                 return

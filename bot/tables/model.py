@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -37,6 +38,14 @@ class TableLock:
 
     def locked(self) -> bool:
         return self._local.locked()
+
+    @contextlib.asynccontextmanager
+    async def in_process(self) -> AsyncIterator[None]:
+        """This process's copy, held still while it is read: no other process is kept out, nor is the copy
+        brought up to date first. For the owner's announcements, which show the copy as it is: whatever another
+        process did reaches the copy by its own refresh, which then announces it again."""
+        async with self._local:
+            yield
 
     async def __aenter__(self) -> None:
         await self._local.acquire()

@@ -12,7 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store.backend import TABLE_LOCK_CLASS, Conflict
+from bot.store.backend import TABLE_LOCK_CLASS, Conflict, PostgresConnection
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
@@ -185,3 +185,35 @@ async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(pg_url:
             with pytest.raises(asyncio.CancelledError):
                 await task
         await asyncio.wait_for(_hold_and_note(second, 9, [], "second"), 10)
+
+
+async def test_the_announcements_of_a_match_take_no_shared_lock_of_their_own(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner's table message, prompts and hands show its copy as it is: only the actions (a click, an AI move,
+    a timer) take the table's lock among the processes, one each, and each of those a round trip to take and one
+    to read the table's revision."""
+    from harness import Harness
+    from test_discord import ANNA as ANNA_USER
+    from test_discord import SEED, play_turn
+    from test_scenarios import bot_of
+    from test_scenarios import started as started_match
+
+    holds: list[int] = []
+    hold = PostgresConnection.hold_table
+
+    def counted(self: PostgresConnection, table_id: int) -> Any:
+        holds.append(table_id)
+        return hold(self, table_id)
+
+    monkeypatch.setattr(PostgresConnection, "hold_table", counted)
+    async with Harness(pg_url) as h:
+        bot_of(h).service.new_seed = lambda: SEED
+        table_id = await started_match(h, ANNA_USER, [])
+        table = bot_of(h).service.get(table_id)
+        while table.running:
+            await h.settle()
+            await play_turn(h, table_id, ANNA_USER)
+        await h.settle()
+        actions = len(table.game.actions)
+        assert table.game.finished and actions > 32
+        assert holds.count(table_id) < 1.5 * actions, (holds.count(table_id), actions)
