@@ -161,6 +161,7 @@ class Session:
         self.closed = False
         self._queue: asyncio.Queue[Frame | None] = asyncio.Queue()
         self._sender = asyncio.get_running_loop().create_task(self._drain(), name="web-session")
+        self._closing: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
 
     # ------------------------------------------------------------ sending
 
@@ -192,7 +193,7 @@ class Session:
         self.closed = True
         self._leave_table()
         self._queue.put_nowait(None)
-        asyncio.get_running_loop().create_task(self._close_after_drain(code), name="web-session-close")
+        self._closing = asyncio.get_running_loop().create_task(self._close_after_drain(code), name="web-close")
 
     async def _close_after_drain(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -318,6 +319,8 @@ class Session:
             return
         try:
             await handler(table, frame)
+        except ParseError:  # not a card, a call or a version: the frame, not the move, is wrong
+            self.error("bad_frame")
         except (ServiceError, KlaverjasError) as error:
             code = error.code.value if isinstance(error, ServiceError) else str(getattr(error, "code", "illegal"))
             self.push({"type": "error", "code": code, "message": refusal_text(error, self.lang, table)})

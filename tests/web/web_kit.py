@@ -52,6 +52,7 @@ class Socket:
 
     ws: ClientWebSocketResponse
     frames: list[dict[str, Any]] = field(default_factory=list)
+    closed_with: int | None = None  # the close code the server sent
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send_str(json.dumps(frame))
@@ -61,6 +62,7 @@ class Socket:
         while True:
             message = await asyncio.wait_for(self.ws.receive(), timeout)
             if message.type is not WSMsgType.TEXT:
+                self.closed_with = message.data if message.type is WSMsgType.CLOSE else self.ws.close_code
                 raise ConnectionError(f"socket closed: {message.type} {message.data}")
             frame = json.loads(message.data)
             self.frames.append(frame)
