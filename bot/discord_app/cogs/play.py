@@ -117,7 +117,10 @@ class Play(KlaverjasCog):
         table = user_table(self.bot, interaction)  # seated, at a table of this server: else refused
         view = discord.ui.View(timeout=None)
         view.add_item(browser_button(seat_link(self.bot.web, table.id, interaction.user.id), lang))
-        await reply(interaction, t("web.link", lang, table=table.id), view=view)
+        try:
+            await reply(interaction, t("web.link", lang, table=table.id), view=view)
+        finally:
+            view.stop()  # a link button sends no clicks: nothing to listen for
 
 
 async def setup(bot: KlaverjasBot) -> None:
