@@ -2,8 +2,8 @@
 table of its own with three AI seats, through the real web server (``bot.web``) and table service.
 
 The AI seats choose their first legal action (a chooser that takes no time: the figures are the web table's, not
-the AI's). Each page plays its seat as a person would, ``think_ms`` after its turn shows, and declines the claim
-question of declared roem. Printed figures:
+the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page plays its seat as a person would,
+``think_ms`` after its turn shows, and declines the claim question of declared roem. Printed figures:
 
 - ``click_p50_ms``/``click_p99_ms``: from a page sending its card or call to the state that shows it applied (the
   state comes before any AI seat thinks, so no AI time is in it);
@@ -136,8 +136,10 @@ class WebLoadRun:
         options = self.options
         before = rss_bytes()
         async with SqliteStore(self.db) as store:
-            service = TableService(store, ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600, reviews=False,
-                                                        tables_per_host=1), choose=first_legal)
+            # The bot's own pauses (an AI seat waits ``ai_pause`` before it acts, a hand ``deal_pause`` before the
+            # next deal): tables play at the pace people see, not as fast as the store can write.
+            service = TableService(store, ServiceConfig(turn_time=600, reviews=False, tables_per_host=1),
+                                   choose=first_legal)
             self.service = service
             server = WebServer(service, self.config)
             runner = web.AppRunner(server.app(), access_log=None)
