@@ -28,7 +28,10 @@ async def test_without_built_assets_the_page_says_so_and_every_answer_has_the_he
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert answer.headers["Referrer-Policy"] == "no-referrer"
-        assert (await r.client.get("/app.js")).status == 404
+        missing = await r.client.get("/app.js")
+        assert missing.status == 404 and missing.headers["X-Content-Type-Options"] == "nosniff"
+        refused = await r.client.get("/ws", headers={"Origin": "https://evil.example"})
+        assert refused.status == 403 and "default-src 'self'" in refused.headers["Content-Security-Policy"]
 
 
 async def test_the_built_page_and_its_assets_are_served_and_nothing_outside_them(tmp_path: Path) -> None:
