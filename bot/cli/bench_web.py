@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp import ClientSession, ClientTimeout, TCPConnector, WSMsgType, web
+from aiohttp import ClientSession, ClientTimeout, TCPConnector, WSMsgType
 
 from bot.cli.bench_load import percentile, rss_bytes
 from bot.store.sqlite import SqliteStore
@@ -123,8 +123,7 @@ class WebLoadRun:
     def __init__(self, options: WebLoadOptions, db: Path) -> None:
         self.options = options
         self.db = db
-        self.config = WebConfig(secret=secrets.token_urlsafe(24), public_url=ORIGIN, frames_per_second=50,
-                                frame_burst=100)
+        self.config = WebConfig(secret=secrets.token_urlsafe(24), public_url=ORIGIN, host="127.0.0.1", port=0)
         self.service: TableService | None = None
         self._connected: dict[int, asyncio.Event] = {}
 
@@ -142,12 +141,8 @@ class WebLoadRun:
                                    choose=first_legal)
             self.service = service
             server = WebServer(service, self.config)
-            runner = web.AppRunner(server.app(), access_log=None)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-            url = f"http://127.0.0.1:{port}/ws"
+            await server.start()
+            url = f"http://127.0.0.1:{server.port}/ws"
             settings = TableSettings(Rules().with_changes(length=str(options.hands)), ai_level=Level.EASY)
             pages = []
             for i in range(options.clients):
@@ -166,7 +161,7 @@ class WebLoadRun:
                 await asyncio.gather(*tasks)
             seconds = time.perf_counter() - began
             peak = rss_bytes()
-            await runner.cleanup()
+            await server.close()
             await service.close()
         clicks = sorted(c * 1000 for page in pages for c in page.clicks)
         tricks = sum(page.tricks for page in pages)

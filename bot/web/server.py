@@ -81,6 +81,7 @@ class WebServer:
         self.hub = WebHub(service, config)
         self._http: ClientSession | None = None
         self._runner: web.AppRunner | None = None
+        self.port: int | None = None  # once serving
         self._sessions: set[Session] = set()
         self._exchanges = RateLimit(EXCHANGES_PER_SECOND, EXCHANGE_BURST)  # code exchanges, all clients together
 
@@ -100,8 +101,12 @@ class WebServer:
         """Serve on the configured port (beside the gateway)."""
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.config.host, self.config.port).start()
-        log.info("web table on port %d (%s)", self.config.port, self.config.public_url)
+        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        await site.start()
+        server = site._server  # the port it got (the configured one, or any free one for port 0)
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else self.config.port
+        log.info("web table on port %d (%s)", self.port, self.config.public_url)
 
     async def close(self) -> None:
         if self._runner is not None:
