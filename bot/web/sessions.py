@@ -217,17 +217,17 @@ class Session:
 
     # ------------------------------------------------------------ the table's changes
 
-    def _state(self, table: Table, public: list[PublicView] | None = None) -> Frame | None:
-        """The state frame for this session now; None when its seat is no longer its person's (revoked)."""
+    def _state(self, table: Table, shared: list[PublicView] | None = None) -> Frame | None:
+        """The state frame for this session now; None when its seat is no longer its person's (revoked).
+        ``shared``: the onlookers' public view of this change, built by the first one that needs it."""
         view: PublicView
         if self.watching:
-            if public is None or not public:
-                built = public_view(table.game)
-                if public is not None:
-                    public.append(built)
-                view = built
+            if not shared:
+                view = public_view(table.game)
+                if shared is not None:
+                    shared.append(view)
             else:
-                view = public[0]
+                view = shared[0]
         else:
             assert self.person is not None
             seen = access.private_view(table, self.person)
