@@ -25,13 +25,13 @@ from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import GameProgress, ServiceEvent, TableRestored
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.texts.catalog import TEXTS, error_text, illegal_text, seat_name, suit_name, t
+from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_letters, seat_name, suit_name, t
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame, service_events, state_view
 from bot.web.tokens import TokenError, TokenKind, verify
 from engine.actions import Call
-from engine.cards import SEATS, SUITS, Card, Seat
+from engine.cards import DECK, RANKS, SEATS, SUITS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.view import PublicView, public_view
 
@@ -55,6 +55,9 @@ def page_texts(lang: Language) -> dict[str, str]:
     texts = {key: TEXTS[key][1 if lang is Language.NL else 0] for key in PAGE_TEXTS}
     texts.update({f"seat.{seat}": seat_name(seat, lang) for seat in SEATS})
     texts.update({f"suit.{suit}": suit_name(suit, lang) for suit in SUITS})
+    # Each card's letters and accessible name as the chat writes them ("B♥ — harten boer"), each rank's letter.
+    texts.update({f"card.{card}": card_label(card, lang) for card in DECK})
+    texts.update({f"rank.{rank.letter}": letter for rank, letter in zip(RANKS, rank_letters(lang), strict=True)})
     return texts
 
 
