@@ -42,6 +42,7 @@ Close = Callable[[int], Awaitable[None]]
 
 CLOSE_REVOKED = 4003  # the seat is no longer the person's
 CLOSE_ABUSE = 4008  # far over the rate limit, or too slow to take its frames
+CLOSE_NO_HELLO = 4001  # no successful hello in time
 
 # The catalog texts the page shows, sent in the person's language with the welcome (the page holds no catalog).
 PAGE_TEXTS = ("button.pass", "button.play", "button.roem", "button.no_roem", "button.back", "web.your_turn",
@@ -202,6 +203,10 @@ class Session:
         with contextlib.suppress(Exception):
             await self._sender
             await self._close(code)
+
+    def end_unless_welcomed(self) -> None:
+        if self.table_id is None:
+            self.end(CLOSE_NO_HELLO)
 
     async def finish(self) -> None:
         """The socket closed: stop feeding it."""
