@@ -20,7 +20,7 @@ def _signed_at(now: float | None) -> float:
 
 
 def seat_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
-    """The page at the person's seat of that table (good for ``SEAT_TTL`` less up to an hour)."""
+    """The page at the person's seat of that table, good for at least ``SEAT_TTL`` from now."""
     token = sign(config.secret, person, TokenKind.SEAT, table_id, ttl=SEAT_TTL + HOUR, now=_signed_at(now))
     return config.link(urlencode({"t": token}))
 
