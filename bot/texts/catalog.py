@@ -1335,6 +1335,51 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
 TEXTS.update(REVIEW_TEXTS)
 
 
+# ------------------------------------------------------------------ the web table (bot.web)
+
+TEXTS.update({
+    "web.your_turn": ("Your turn", "Jij bent aan de beurt"),
+    "web.waiting": ("Waiting for {name}…", "Wachten op {name}…"),
+    "web.watching": ("You are watching this table.", "Je kijkt mee aan deze tafel."),
+    "web.hint": ("Hint", "Tip"),
+    "web.we": ("We", "Wij"),
+    "web.they": ("They", "Zij"),
+    "web.trick_won": ("{name} takes the trick ({points} points).", "{name} haalt de slag ({points} punten)."),
+    "web.nat": ("Nat!", "Nat!"),
+    "web.pit": ("Pit!", "Pit!"),
+    "web.match_over": ("The match is over.", "De partij is afgelopen."),
+    "web.draw": ("A draw.", "Gelijkspel."),
+    "web.away": ("Away: the AI plays for you until you are back.",
+                 "Afwezig: de AI speelt voor je tot je terug bent."),
+    "web.reconnecting": ("Connection lost; reconnecting…", "Verbinding verbroken; opnieuw verbinden…"),
+    "web.points": ("Points", "Punten"),
+    "web.roem": ("Roem", "Roem"),
+    "web.trump": ("Trump", "Troef"),
+    "web.dealer": ("Dealer", "Deler"),
+    "web.score_sheet": ("Score sheet", "Boompje"),
+    "web.turned": ("Turned: {suit}", "Gedraaid: {suit}"),
+    "web.lobby": ("The table is not started yet.", "De tafel is nog niet begonnen."),
+    "web.stopped": ("This table was stopped.", "Deze tafel is gestopt."),
+    "web.claim_question": ("Roem in the last trick?", "Roem in de laatste slag?"),
+    "web.error.bad_frame": ("The page sent something the table does not understand; nothing changed.",
+                            "De pagina stuurde iets wat de tafel niet begrijpt; er is niets veranderd."),
+    "web.error.too_big": ("The page sent too much at once (over {limit} bytes); nothing changed.",
+                          "De pagina stuurde te veel tegelijk (meer dan {limit} bytes); er is niets veranderd."),
+    "web.error.rate_limited": ("Too many clicks at once; wait a moment.", "Te veel klikken tegelijk; wacht even."),
+    "web.error.hello_first": ("The page has not said who you are yet.", "De pagina heeft nog niet gezegd wie je bent."),
+    "web.error.watching": ("You are watching: only the players at the table can play.",
+                           "Je kijkt mee: alleen de spelers aan tafel kunnen spelen."),
+    "web.error.bad_token": ("This link is not valid. Ask for a new one with /klaverjas web.",
+                            "Deze link is niet geldig. Vraag een nieuwe aan met /klaverjas web."),
+    "web.error.expired_token": ("This link has expired. Ask for a new one with /klaverjas web.",
+                                "Deze link is verlopen. Vraag een nieuwe aan met /klaverjas web."),
+    "web.link": ("Your seat at table #{table} in the browser: this link is yours alone, do not share it.",
+                 "Je plaats aan tafel #{table} in de browser: deze link is alleen van jou, deel hem niet."),
+    "web.not_configured": ("The web table is not set up on this bot.", "De webtafel is niet ingesteld op deze bot."),
+    "button.open_browser": ("Open in browser", "Open in browser"),
+})
+
+
 # ------------------------------------------------------------------ command names and descriptions
 
 COMMAND_TEXTS: dict[str, str] = {
@@ -1353,6 +1398,8 @@ COMMAND_TEXTS: dict[str, str] = {
     "What would the strong player do? (your turn only)": "Wat zou de sterke speler doen? (alleen in je beurt)",
     "score": "score",
     "Show the score sheet": "Toon het boompje",
+    "web": "web",
+    "Open your seat at the table in a browser": "Open je plaats aan tafel in een browser",
     "rules": "regels",
     "Show this table's rules": "Toon de regels van deze tafel",
     "leave": "weg",
