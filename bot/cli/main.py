@@ -44,7 +44,10 @@ requests_per_trick, global_requests_per_trick (those that count against Discord'
 second), tables_per_token (busy tables one bot token carries within it) and requests_by_route, then the
 conditions; see bot/cli/bench_load.py.
 stats prints stats_query_ms, leaderboard_query_ms (the slowest scope and period) and history_query_ms, the
-median of a few runs each, then the generated database's size; see bot/cli/bench_stats.py."""
+median of a few runs each, then the generated database's size; see bot/cli/bench_stats.py.
+web --clients N prints clients, click_p50_ms and click_p99_ms (a page's card or call to the state showing it
+applied; the AI seats choose their first legal action, so no AI time is in it), mb_per_client,
+discord_requests_per_trick (0: no Discord front end), clicks, tricks and errors; see bot/cli/bench_web.py."""
 
 RENDER_EPILOG = """\
 exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
@@ -105,11 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="records file (default: -, standard input)")
 
     bench = command("bench", "print benchmark figures as JSON", BENCH_EPILOG)
-    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review"], metavar="BENCHMARK",
+    bench.add_argument("what", choices=["engine", "ai", "render", "load", "stats", "review", "web"],
+                       metavar="BENCHMARK",
                        help="engine: hands per second; ai: decision times; render: image times and sizes; "
                             "load: many tables at once in one bot process, against a fake Discord; "
                             "stats: the statistics queries on a generated database; "
-                            "review: the match review's time per hand of four humans")
+                            "review: the match review's time per hand of four humans; "
+                            "web: many browser-less pages playing by WebSocket, one process")
     timed = bench.add_argument_group("engine, ai and render")
     timed.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")
@@ -124,10 +129,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the AI players' level (default: %(default)s)")
     load.add_argument("--ai-workers", type=words.whole_number(0), default=1, metavar="N",
                       help="AI worker processes, 0 for threads (default: %(default)s, as the bot's own default)")
-    load.add_argument("--think-ms", type=words.at_least_zero("milliseconds"), default=0.0, metavar="MS",
-                      help="a scripted human's pause before each click (default: %(default)s)")
+    load.add_argument("--think-ms", type=words.at_least_zero("milliseconds"), default=None, metavar="MS",
+                      help="load and web: a scripted human's pause before each click (default: load 0, web 500)")
     load.add_argument("--ramp-seconds", type=words.at_least_zero("seconds"), default=2.0, metavar="S",
                       help="table starts are spread over this long (default: %(default)s)")
+    web = bench.add_argument_group("web")
+    web.add_argument("--clients", type=words.whole_number(1), default=100, metavar="N",
+                     help="pages, each at a table of its own with three AI seats (default: %(default)s)")
     shared = bench.add_argument_group("load, stats and review")
     shared.add_argument("--hands", type=words.whole_number(1), default=None, metavar="N",
                         help="load: hands per match (default: 1); review: hands reviewed (default: 4); "
@@ -220,6 +228,7 @@ BENCH_OPTIONS = {
     "stats": {"total_hands", "db"},
     "load": {"tables", "humans_per_table", "discord_delay_ms", "hands", "ai_level", "ai_workers", "think_ms",
              "ramp_seconds", "db"},
+    "web": {"clients", "hands", "think_ms", "ramp_seconds", "db"},
 }
 
 LEVELS_OPTIONS = ("matches", "seed")  # of bench review, read with --levels only
@@ -267,6 +276,8 @@ def dispatch(args: argparse.Namespace) -> int:
             return run_bench_load(args)
         if args.what == "stats":
             return run_bench_stats(args)
+        if args.what == "web":
+            return run_bench_web(args)
         if args.what == "review":
             if args.levels:
                 from engine.ai.review_levels import review_levels
@@ -396,9 +407,22 @@ def run_bench_load(args: argparse.Namespace) -> int:
         return 2
     options = LoadOptions(tables=args.tables, humans_per_table=args.humans_per_table,
                           discord_delay_ms=args.discord_delay_ms, hands=args.hands or 1, ai_level=Level(args.ai_level),
-                          ai_workers=args.ai_workers, think_ms=args.think_ms, ramp_s=args.ramp_seconds,
+                          ai_workers=args.ai_workers, think_ms=args.think_ms or 0.0, ramp_s=args.ramp_seconds,
                           db=Path(args.db) if args.db is not None else os.environ.get("DATABASE_URL") or None)
     print(json.dumps(bench_load(options)))
+    return 0
+
+
+def run_bench_web(args: argparse.Namespace) -> int:
+    from bot.cli.bench_web import WebLoadOptions, bench_web
+
+    if not new_db_file(args.db):
+        return 2
+    defaults = WebLoadOptions()
+    think = args.think_ms if args.think_ms is not None else defaults.think_ms
+    options = WebLoadOptions(clients=args.clients, hands=args.hands or 1, think_ms=think, ramp_s=args.ramp_seconds,
+                             db=Path(args.db) if args.db is not None else None)
+    print(json.dumps(bench_web(options)))
     return 0
 
 

@@ -77,6 +77,8 @@ from bot.tables.events import (
 from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
+from bot.web.config import WebConfig
+from bot.web.links import seat_link
 from bot.workers import Lane
 from engine.cards import SEATS, Seat, seat_after
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, SuitTurned, TrickWon, TrumpChosen
@@ -157,8 +159,9 @@ class ClickAnswer:
 
 class Announcer:
     def __init__(self, client: discord.Client, service: TableService, delivery: DeliveryConfig | None = None,
-                 drawing_workers: int = 0) -> None:
+                 drawing_workers: int = 0, web: WebConfig | None = None) -> None:
         self.client = client
+        self.web = web  # the web table, when configured: each hand links to its seat there
         self.service = service
         self.drawing = Lane("drawing", drawing_workers, niceness=DRAWING_NICENESS)
         self.outbox = Outbox(delivery)
@@ -781,8 +784,10 @@ class Announcer:
     def hand_payload(self, table: Table, seat: Seat) -> Payload:
         """The seat's DM hand as the table is now (the caller holds the table's lock)."""
         guild = self.client.get_guild(table.guild_id) if table.guild_id is not None else None
+        user_id = table.seats[seat].user_id
+        link = seat_link(self.web, table.id, user_id) if self.web is not None and user_id is not None else None
         return hand_draft(table, access.seat_view(table, seat), guild.name if guild else "",
-                          table.private_language(seat))
+                          table.private_language(seat), link=link)
 
     async def deliver_hand(self, table: Table, seat: Seat, info: SeatInfo, user_id: int, payload: Payload) -> None:
         """Edit the hand's DM (unless it shows this already), through the seat's last click while it lasts, or

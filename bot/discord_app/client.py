@@ -34,6 +34,8 @@ from bot.tables.thinking import Thinker
 from bot.texts.catalog import COMMAND_TEXTS
 from bot.tournaments.scheduler import TournamentScheduler
 from bot.tournaments.service import TournamentService
+from bot.web.config import WebConfig
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,8 @@ class KlaverjasBot(commands.Bot):
     def __init__(self, store: SqlStore, service_config: ServiceConfig, *, dev_guild: int | None = None,
                  sync_commands: bool = True, choose: ChooseFn | None = None, ai_workers: int = 0,
                  warm_up: bool = False, schedule_tournaments: bool = True, shards: Shards | None = None,
-                 drawing_workers: int = 0, delivery: DeliveryConfig | None = None, **client_options: Any) -> None:
+                 drawing_workers: int = 0, delivery: DeliveryConfig | None = None, web: WebConfig | None = None,
+                 serve_web: bool = True, **client_options: Any) -> None:
         # Default intents only: interactions carry the member, nothing privileged is needed.
         # No message pings anyone unless it says whom (the announcer's turn pings do): names and typed text
         # in answers may read "@everyone" or a role mention.
@@ -66,7 +69,7 @@ class KlaverjasBot(commands.Bot):
                                     shared_store=store if store.dialect.notify is not None else None)
         self.shared = self.service.shared
         # drawing_workers: 1 draws the announcements' images in a process of its own, 0 in a thread (tests).
-        self.announcer = Announcer(self, self.service, delivery, drawing_workers=drawing_workers)
+        self.announcer = Announcer(self, self.service, delivery, drawing_workers=drawing_workers, web=web)
         self.tournaments = TournamentService(SqlTournamentStore(store), self.service,
                                              announce=partial(announce_final, self),
                                              opened=partial(announce_opened, self))
@@ -75,6 +78,11 @@ class KlaverjasBot(commands.Bot):
         # Closings and daily openings run on the wall clock (tests drive ``tournaments.run_due`` themselves).
         # Once per deployment: in the process that runs shard 0.
         self.scheduler = TournamentScheduler(self.tournaments) if schedule_tournaments and shards.first else None
+        # The web table (bot.web): its links on the hands and /klaverjas web whenever it is configured; its server
+        # beside the gateway when ``serve_web`` (the offline harness leaves the port alone).
+        self.web = web
+        self.web_server = WebServer(self.service, web, archive=self.archive, reviews=store) \
+            if web is not None and serve_web else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).
@@ -102,6 +110,8 @@ class KlaverjasBot(commands.Bot):
             await self.shared.start()
         if self.scheduler is not None:
             self.scheduler.start()  # its first look carries on what a restart cut short
+        if self.web_server is not None:
+            await self.web_server.start()
 
     async def on_click(self, interaction: discord.Interaction[Any], item: KlaverjasItem[Any], /) -> None:
         """Where the buttons send their clicks (bot.discord_app.views)."""
@@ -134,6 +144,8 @@ class KlaverjasBot(commands.Bot):
             log.exception("warm-up failed; the workers start (and compile) on first use")
 
     async def close(self) -> None:
+        if self.web_server is not None:
+            await self.web_server.close()
         if self.scheduler is not None:
             await self.scheduler.close()
         if self.shared is not None:
@@ -153,9 +165,9 @@ async def create_bot(config: BotConfig) -> KlaverjasBot:
     store = await store_for(config.database_url, config.db_path).open()
     if config.shard_count is None:
         return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
-                            warm_up=True, drawing_workers=1)
+                            warm_up=True, drawing_workers=1, web=config.web)
     ids = config.shard_ids if config.shard_ids is not None else frozenset(range(config.shard_count))
     return ShardedKlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild,
                                ai_workers=config.ai_workers, warm_up=True, drawing_workers=1,
-                               shards=Shards(config.shard_count, ids),
+                               shards=Shards(config.shard_count, ids), web=config.web,
                                shard_ids=sorted(ids), shard_count=config.shard_count)

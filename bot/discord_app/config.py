@@ -19,6 +19,7 @@ from typing import Any
 from bot.store.backend import is_postgres_url, safe_url
 from bot.store.sqlite import DEFAULT_PATH, path_problem
 from bot.tables.service import ServiceConfig
+from bot.web.config import MIN_SECRET_LENGTH, WebConfig, web_config_from
 
 
 class ConfigError(ValueError):
@@ -70,6 +71,19 @@ VARIABLES: tuple[Variable, ...] = (
              "threads"),
     Variable("KLAVERJAS_LOBBY_TIMEOUT", _shown(SERVICE_DEFAULTS.lobby_timeout),
              f"seconds a lobby waits for its host to start it, at least {MIN_LOBBY_TIMEOUT:g}; then it closes"),
+    Variable("KLAVERJAS_WEB_PORT", None,
+             "the web table's port (with KLAVERJAS_PUBLIC_URL and KLAVERJAS_WEB_SECRET; unset: no web table)"),
+    Variable("KLAVERJAS_PUBLIC_URL", None,
+             "the web table's public address as players reach it (https://klaverjas.example.org), behind a reverse "
+             "proxy"),
+    Variable("KLAVERJAS_WEB_SECRET", None,
+             f"a random string of at least {MIN_SECRET_LENGTH} characters that signs the web table's links"),
+    Variable("DISCORD_CLIENT_ID", None,
+             "the application's id: the Activity's origin (https://<id>.discordsays.com) and its login"),
+    Variable("DISCORD_CLIENT_SECRET", None,
+             "the application's OAuth2 client secret, for the Activity's login (unset: no Activity)"),
+    Variable("KLAVERJAS_WEB_ORIGINS", None,
+             "more origins allowed to open the web table's socket, comma-separated (rarely needed)"),
 )
 
 
@@ -90,6 +104,7 @@ class BotConfig:
     # ``klaverjas bot --shards 0-3 --shard-count 8``: the gateway shards this process runs (None: not sharded).
     shard_ids: frozenset[int] | None = None
     shard_count: int | None = None
+    web: WebConfig | None = None  # the web table beside the gateway (None: not configured, the bot as always)
 
     def service_config(self) -> ServiceConfig:
         """A copy for one bot: the service's config is mutable (tests change it on a running bot)."""
@@ -205,7 +220,12 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
                           f"{safe_url(url)!r}")
     if problem is not None:
         raise ConfigError(f"KLAVERJAS_DB: {problem}")
+    try:
+        web = web_config_from(merged)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     return BotConfig(
+        web=web,
         token=token,
         database_url=url,
         db_path=db_path if str(db_path) == ":memory:" else db_path.absolute(),

@@ -20,6 +20,7 @@ from bot.tables.service import TableService
 from bot.tables.thinking import Thinker
 from bot.texts.language import Language
 from bot.tournaments.service import TournamentService
+from bot.web.config import WebConfig
 
 
 class KlaverjasApp(Protocol):
@@ -40,6 +41,9 @@ class KlaverjasApp(Protocol):
 
     @property
     def tournaments(self) -> TournamentService: ...
+
+    @property
+    def web(self) -> WebConfig | None: ...
 
 
 def user_lang(interaction: discord.Interaction[Any]) -> Language:

@@ -40,6 +40,7 @@ from bot.discord_app.views import (
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import seat_name, t
+from bot.web.links import seat_link
 from engine.actions import Call
 from engine.cards import Card, Seat
 
@@ -340,7 +341,8 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
     table, _, view = app.service.view_for(table_id, interaction.user.id)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    payload = await asyncio.to_thread(hand_message, table, view, "", user_lang(interaction))
+    link = seat_link(app.web, table.id, interaction.user.id) if app.web is not None else None
+    payload = await asyncio.to_thread(hand_message, table, view, "", user_lang(interaction), link)
     if note:
         payload = replace(payload, content=f"{note}\n{payload.content}")
     await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)

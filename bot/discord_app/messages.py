@@ -35,6 +35,7 @@ from bot.discord_app.views import (
     SeatSelect,
     ShowHandButton,
     TakeSeatButton,
+    browser_button,
     rows_of,
     view_of,
 )
@@ -400,16 +401,19 @@ def hand_status(table: Table, view: SeatView, lang: Language | None = None) -> s
     return t("hand.between", lang)
 
 
-def hand_message(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
+def hand_message(table: Table, view: SeatView, server: str = "", lang: Language | None = None,
+                 link: str | None = None) -> Payload:
     """``hand_draft`` with its image drawn; renders."""
-    return hand_draft(table, view, server, lang).drawn()
+    return hand_draft(table, view, server, lang, link).drawn()
 
 
-def hand_draft(table: Table, view: SeatView, server: str = "", lang: Language | None = None) -> Payload:
+def hand_draft(table: Table, view: SeatView, server: str = "", lang: Language | None = None,
+               link: str | None = None) -> Payload:
     """Text, card buttons (legal ones enabled when it is this seat's turn) and the hand image (drawn later).
 
     ``server``: the server's name, for a DM (which otherwise does not say where the table is). ``lang``: the
-    reader's language, as a private message speaks it (default: the table's).
+    reader's language, as a private message speaks it (default: the table's). ``link``: the seat on the web table,
+    an "Open in browser" button on a row of its own.
     """
     lang = lang or table.settings.language
     place = f"<#{table.thread_id}>" if table.thread_id else f"<#{table.channel_id}>"
@@ -420,7 +424,10 @@ def hand_draft(table: Table, view: SeatView, server: str = "", lang: Language | 
     order = hand_order(view)
     buttons = [CardButton(table.id, table.version, card, i + 1, card in legal, lang) for i, card in enumerate(order)]
     draw = partial(render_hand, view, theme=theme_of(table, lang=lang), numbered=True)
-    return Payload(text, view_of(buttons), filename="hand.png", draw=draw)
+    items = view_of(buttons)
+    if link is not None:
+        items.add_item(browser_button(link, lang))
+    return Payload(text, items, filename="hand.png", draw=draw)
 
 
 def show_hand_message(table: Table, key: str, user_id: int | None) -> Payload:

@@ -1398,6 +1398,8 @@ COMMAND_TEXTS: dict[str, str] = {
     "What would the strong player do? (your turn only)": "Wat zou de sterke speler doen? (alleen in je beurt)",
     "score": "score",
     "Show the score sheet": "Toon het boompje",
+    "web": "web",
+    "Open your seat at the table in a browser": "Open je plaats aan tafel in een browser",
     "rules": "regels",
     "Show this table's rules": "Toon de regels van deze tafel",
     "leave": "weg",

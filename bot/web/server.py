@@ -8,7 +8,7 @@ beside the gateway when the web table is configured, tests start it on a test se
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Protocol
 
@@ -22,7 +22,7 @@ from bot.texts.catalog import error_text
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame
-from bot.web.sessions import Session, WebHub
+from bot.web.sessions import RateLimit, Session, WebHub
 from bot.web.tokens import SESSION_TTL, TokenError, TokenKind, sign, verify
 from engine.record import export_record
 
@@ -33,6 +33,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 # frame above this is cut off by aiohttp itself.
 WS_READ_LIMIT = 64 * 1024
 OAUTH_TIMEOUT = ClientTimeout(total=10)
+EXCHANGES_PER_SECOND = 5.0  # Activity logins a second, all together: far more than people open Activities
+EXCHANGE_BURST = 50
 
 NOT_BUILT = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Klaverjas</title></head>
@@ -51,13 +53,21 @@ class ReviewSource(Protocol):
 @web.middleware
 async def security_headers(request: web.Request,
                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:  # a refusal or a 404 carries them too
+        _secure(error.headers)
+        raise
     if not response.prepared:  # a socket's upgrade answer is sent already
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        # The page's address carries its token: no other site may see it as a referrer.
-        response.headers["Referrer-Policy"] = "no-referrer"
+        _secure(response.headers)
     return response
+
+
+def _secure(headers: MutableMapping[str, str]) -> None:
+    headers["Content-Security-Policy"] = CSP
+    headers["X-Content-Type-Options"] = "nosniff"
+    # The page's address carries its token: no other site may see it as a referrer.
+    headers["Referrer-Policy"] = "no-referrer"
 
 
 class WebServer:
@@ -71,7 +81,9 @@ class WebServer:
         self.hub = WebHub(service, config)
         self._http: ClientSession | None = None
         self._runner: web.AppRunner | None = None
+        self.port: int | None = None  # once serving
         self._sessions: set[Session] = set()
+        self._exchanges = RateLimit(EXCHANGES_PER_SECOND, EXCHANGE_BURST)  # code exchanges, all clients together
 
     # ------------------------------------------------------------ the app
 
@@ -89,8 +101,12 @@ class WebServer:
         """Serve on the configured port (beside the gateway)."""
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.config.host, self.config.port).start()
-        log.info("web table on port %d (%s)", self.config.port, self.config.public_url)
+        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        await site.start()
+        server = site._server  # the port it got (the configured one, or any free one for port 0)
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else self.config.port
+        log.info("web table on port %d (%s)", self.port, self.config.public_url)
 
     async def close(self) -> None:
         if self._runner is not None:
@@ -133,6 +149,8 @@ class WebServer:
         config = self.config
         if not (config.client_id and config.client_secret):
             return web.json_response({"error": "activity_off"}, status=503)
+        if not self._exchanges.allow():  # each one is a request to Discord: nobody makes the bot flood it
+            return web.json_response({"error": "busy"}, status=429)
         try:
             body = await request.json()
         except ValueError:

@@ -94,10 +94,11 @@ def verify(secret: str, text: object, kind: TokenKind, table: int | None = None,
     ``TokenError`` saying why not otherwise. The signature is checked before anything in the payload is read."""
     if not secret:
         raise ForgedToken("no secret: no token is valid")
-    if not isinstance(text, str) or not text or len(text) > MAX_TOKEN_LENGTH or text.count(".") != 1:
+    if not isinstance(text, str) or not text or len(text) > MAX_TOKEN_LENGTH or text.count(".") != 1 \
+            or not text.isascii():
         raise MalformedToken("not a token")
     payload, mac = text.split(".")
-    if not hmac.compare_digest(_mac(secret, payload).encode(), mac.encode("ascii", "replace")):
+    if not hmac.compare_digest(_mac(secret, payload).encode(), mac.encode("ascii")):
         raise ForgedToken("signature does not match")
     try:
         data = json.loads(_unb64(payload))

@@ -1,4 +1,4 @@
-"""Playing at a table: /klaverjas hand, play (with autocomplete of the legal cards), hint, score."""
+"""Playing at a table: /klaverjas hand, play (with autocomplete of the legal cards), hint, score, web."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from bot.discord_app.context import reply, user_lang
 from bot.discord_app.handlers import send_hand_ephemeral, table_here, user_table
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
+from bot.discord_app.views import browser_button
 from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
+from bot.web.links import seat_link
 from engine.cards import Card
 
 
@@ -104,6 +106,21 @@ class Play(KlaverjasCog):
         seat = access.private_seat(table, interaction.user.id)  # their own side of the sheet, if they sit here
         payload = await asyncio.to_thread(score_message, table, seat, user_lang(interaction))
         await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
+
+    @app_commands.command(name=_("web"), description=_("Open your seat at the table in a browser"))
+    async def web(self, interaction: discord.Interaction[Any]) -> None:
+        """A link (ephemeral: it is this person's alone) to their seat on the web table."""
+        lang = user_lang(interaction)
+        if self.bot.web is None:
+            await reply(interaction, t("web.not_configured", lang))
+            return
+        table = user_table(self.bot, interaction)  # seated, at a table of this server: else refused
+        view = discord.ui.View(timeout=None)
+        view.add_item(browser_button(seat_link(self.bot.web, table.id, interaction.user.id), lang))
+        try:
+            await reply(interaction, t("web.link", lang, table=table.id), view=view)
+        finally:
+            view.stop()  # a link button sends no clicks: nothing to listen for
 
 
 async def setup(bot: KlaverjasBot) -> None:

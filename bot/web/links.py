@@ -1,0 +1,31 @@
+"""The links Discord's buttons carry to the web table: signed for one person and one table.
+
+A link is signed as of the start of the hour, so the hand's message shows the same link all hour: a changed link
+would be a changed message, and an edit more to Discord for nothing."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
+
+from bot.web.config import WebConfig
+from bot.web.tokens import REPLAY_TTL, SEAT_TTL, TokenKind, sign
+
+HOUR = 3600
+
+
+def _signed_at(now: float | None) -> float:
+    now = time.time() if now is None else now
+    return now - now % HOUR
+
+
+def seat_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
+    """The page at the person's seat of that table (good for ``SEAT_TTL`` less up to an hour)."""
+    token = sign(config.secret, person, TokenKind.SEAT, table_id, ttl=SEAT_TTL + HOUR, now=_signed_at(now))
+    return config.link(urlencode({"t": token}))
+
+
+def replay_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
+    """The page replaying a finished match, for this person."""
+    token = sign(config.secret, person, TokenKind.REPLAY, table_id, ttl=REPLAY_TTL, now=_signed_at(now))
+    return config.link(urlencode({"replay": token}))

@@ -1,0 +1,73 @@
+"""The chat's ways into the web table: ``/klaverjas web`` and the Open in browser button on the hand, each a link
+signed for that person and table, and nothing when the web table is not configured or the person not seated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from harness import Harness
+from test_discord import ANNA, BERT, CHRIS
+from test_scenarios import bot_of, started
+
+from bot.tables.model import TableSettings
+from bot.texts.catalog import t
+from bot.web.config import WebConfig
+from bot.web.tokens import TokenKind, verify
+
+WEB = WebConfig(secret="harness-secret-0123456789", public_url="https://kj.example/play", client_id="42")
+
+
+def link_buttons(components: list[dict[str, Any]]) -> list[str]:
+    return [c["url"] for row in components for c in row.get("components", []) if c.get("style") == 5]
+
+
+def token_of(url: str) -> str:
+    parts = urlsplit(url)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://kj.example/play/"
+    [token] = parse_qs(parts.query)["t"]
+    return token
+
+
+async def test_without_the_web_table_the_command_says_so_and_hands_have_no_link(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [])
+        token = await h.command(ANNA, "web")
+        assert h.private_replies(token) == [t("web.not_configured", "en")]
+        await h.settle()
+        assert all(link_buttons(m.components) == [] for m in h.fake.dms_of(ANNA.id))
+        assert bot_of(h).service.get(table_id).running
+
+
+async def test_a_seated_player_gets_their_own_signed_link_and_the_hand_carries_one(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=WEB) as h:
+        table_id = await started(h, ANNA, [BERT])
+        token = await h.command(BERT, "web")
+        [answer] = [r for r in h.responses_to(token) if r.ephemeral]
+        assert answer.content == t("web.link", "en", table=table_id)
+        [url] = link_buttons(answer.data["components"])
+        seat = verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id)
+        assert seat.person == BERT.id
+        await h.settle()
+        hands = [m for m in h.fake.dms_of(ANNA.id) if link_buttons(m.components)]
+        assert hands, "the hand in Anna's DMs has an Open in browser button"
+        for hand in hands:
+            [url] = link_buttons(hand.components)
+            assert verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id).person == ANNA.id
+
+
+async def test_nobody_gets_a_link_to_a_table_they_do_not_sit_at_here(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=WEB) as h:
+        await started(h, ANNA, [])
+        token = await h.command(CHRIS, "web")  # seated nowhere
+        [refusal] = h.private_replies(token)
+        assert refusal == t("error.not_seated_anywhere", "nl")
+        # Chris sits at a table of another server: from this one he gets no link to it.
+        service = bot_of(h).service
+        await service.create_table(host_id=CHRIS.id, host_name="Chris", settings=TableSettings(), guild_id=999,
+                                   channel_id=4242)
+        token = await h.command(CHRIS, "web")
+        assert [r for r in h.responses_to(token) if link_buttons(r.data.get("components") or [])] == []
+        [refusal] = h.private_replies(token)
+        assert refusal == t("error.not_seated_anywhere", "nl")
