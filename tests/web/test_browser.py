@@ -22,13 +22,16 @@ import pytest
 from aiohttp import web
 
 from bot.store.sqlite import SqliteStore
-from bot.tables.model import Table, TableSettings
+from bot.tables.archive import MatchArchive
+from bot.tables.model import ReviewStatus, StoredReview, Table, TableSettings
 from bot.tables.service import ServiceConfig, TableService
 from bot.web.config import WebConfig
 from bot.web.server import STATIC, WebServer
-from bot.web.tokens import SEAT_TTL, TokenKind, sign
+from bot.web.tokens import REPLAY_TTL, SEAT_TTL, TokenKind, sign
 from engine.actions import Call
+from engine.ai.review_summary import DecisionReview, MatchReview
 from engine.cards import SEATS, Card, Seat, cards_of
+from engine.game import Phase
 from engine.settings import Rules
 from engine.view import SeatView
 
@@ -181,8 +184,18 @@ class Rig:
         return watched
 
 
+class Reviews:
+    """The review's store, holding what a test put there."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, StoredReview] = {}
+
+    async def review(self, table_id: int) -> StoredReview | None:
+        return self.kept.get(table_id)
+
+
 @asynccontextmanager
-async def rig(tmp_path: Path, *, oauth: str | None = None) -> AsyncIterator[Rig]:
+async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | None = None) -> AsyncIterator[Rig]:
     port = free_port()
     config = WebConfig(secret=SECRET, public_url=f"http://127.0.0.1:{port}", port=port, host="127.0.0.1",
                        client_id=CLIENT_ID, client_secret="client-secret" if oauth else None,
@@ -191,7 +204,7 @@ async def rig(tmp_path: Path, *, oauth: str | None = None) -> AsyncIterator[Rig]
     assert async_playwright is not None
     async with SqliteStore(tmp_path / "k.sqlite3") as store, async_playwright() as playwright:
         service = TableService(store, FAST, choose=first_legal)
-        server = WebServer(service, config)
+        server = WebServer(service, config, archive=MatchArchive(store, service.table_in_memory), reviews=reviews)
         await server.start()
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
@@ -271,12 +284,12 @@ async def play_out(r: Rig, pages: list[Watched], *, until: Callable[[], bool] | 
     table = r.table
     while not table.game.finished and not (until and until()):
         assert loop.time() < end, f"the match did not finish in {limit} s (phase {table.game.phase})"
+        if shots is not None:
+            await shots()
         acted = False
         for i, watched in enumerate(pages):
             acted = await step(r, watched, keyboard=i == 1) or acted
             await check_dom(watched, table)
-        if shots is not None:
-            await shots()
         if not acted:
             await asyncio.sleep(0.05)
     for watched in pages:
@@ -480,3 +493,48 @@ async def test_the_activity_logs_in_through_the_discord_client_and_plays(tmp_pat
         await app.locator(f"#app:not([data-version='{before}'])").wait_for(state="attached")
         assert r.table.version > before
         assert not watched.leaks, watched.leaks
+
+
+async def test_a_replay_steps_through_the_match_with_every_hand_and_the_costly_card_marked(tmp_path: Path) -> None:
+    reviews = Reviews()
+    async with rig(tmp_path, reviews=reviews) as r:
+        await open_table(r, 1)
+        table = r.table
+        host = PEOPLE[0]
+        while not table.game.finished:  # the host plays their first legal choice, straight through the service
+            await r.service.idle()
+            seat = table.seat_of(host)
+            if table.game.to_act is seat and table.game.phase in (Phase.BIDDING, Phase.PLAY, Phase.TURN_UP):
+                choice = table.view(seat).legal[0]
+                if isinstance(choice, Card | Call):
+                    await r.service.act(table.id, host, choice, table.version)
+        await r.service.idle()
+        seat = table.seat_of(host)
+        hand = table.game.hands[0]
+        trick = hand.tricks[2]
+        chosen = trick.cards[(SEATS.index(seat) - SEATS.index(trick.leader)) % 4]
+        later = next(t.cards[(SEATS.index(seat) - SEATS.index(t.leader)) % 4] for t in hand.tricks[3:])
+        decision = DecisionReview(index=0, hand=0, trick=2, seat=seat, player=host, choice=chosen, best=later,
+                                  cost=12.5, samples=20, reason=None, spread=30.0)
+        reviews.kept[table.id] = StoredReview(table.id, 1, ReviewStatus.DONE,
+                                              MatchReview(hands=1, decisions=(decision,), players=()))
+        token = sign(SECRET, host, TokenKind.REPLAY, table.id, ttl=REPLAY_TTL)
+        for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+            context = await r.browser.new_context(viewport=viewport)
+            page = await context.new_page()
+            await page.goto(f"{r.url}/?replay={token}")
+            await page.wait_for_selector(".replay .seat.open .card")
+            # The deal: all four hands open, eight cards each.
+            for other in SEATS:
+                shown = await page.eval_on_selector_all(f'.seat[data-seat="{other}"] .card',
+                                                        "els => els.map(e => e.dataset.card)")
+                assert sorted(shown) == sorted(str(c) for c in cards_of(hand.deal[other]))
+            for _ in range(3):  # on to the third trick, where the costly card was played
+                await page.click("button.next")  # ▶
+            assert await page.locator(f'.trick .card.costly[data-card="{chosen}"]').count() == 1
+            assert await page.locator(f'.seat .card.better[data-card="{later}"]').count() == 1
+            assert "12.5" in await page.inner_text(".review")
+            await page.screenshot(path=shot_path(f"replay-{size}"))
+            await page.keyboard.press("ArrowRight")
+            assert await page.locator(".trick .card").count() == 4
+            await context.close()

@@ -9,6 +9,9 @@ export function launchedAsActivity(params) {
 async function clientId() {
   const meta = document.querySelector('meta[name="discord-client-id"]');
   if (meta && meta.content) return meta.content;
+  // Discord's proxy serves an Activity at <application id>.discordsays.com.
+  const proxied = /^(\d+)\.discordsays\.com$/.exec(window.location.hostname);
+  if (proxied) return proxied[1];
   const answer = await fetch("./api/config", { headers: { Accept: "application/json" } });
   if (!answer.ok) throw new Error(`config: ${answer.status}`);
   const config = await answer.json();

@@ -2,7 +2,7 @@
 // the better card and what it would have saved.
 import { isCard, seatAfter, sortHand, suitOf, symbol } from "./cards.js";
 import { h } from "./dom.js";
-import { cardName, rankLetter, seatName, setTexts, t } from "./texts.js";
+import { cardName, rankLetter, seatName, setTexts, suitName } from "./texts.js";
 
 const POSITIONS = { S: "bottom", W: "left", N: "top", E: "right" };
 
@@ -19,12 +19,15 @@ export async function showReplay(root, token) {
     root.className = `table replay felt-${data.felt || "green"}${data.four_colour ? " four-colour" : ""}`;
     const step = steps[at] || { hands: {}, trick: [], marks: [] };
     root.replaceChildren(
-      h("header.bar", {}, h("b", {}, t("web.replay")),
-        h("span", {}, step.title || ""), h("span.spacer"),
-        h("button.prev", { type: "button", disabled: at === 0, onclick: () => { at -= 1; draw(); } }, t("web.previous")),
+      h("header.bar", {}, h("b", {}, "Klaverjas"),
+        h("span", {}, step.title || ""),
+        step.trump ? h(`span.suit.s-${step.trump}`, { "aria-label": suitName(step.trump) }, symbol(step.trump)) : null,
+        h("span.spacer"),
+        h("button.prev", { type: "button", "aria-label": "◀", disabled: at === 0, onclick: () => { at -= 1; draw(); } },
+          "◀"),
         h("span.step", {}, `${at + 1} / ${steps.length}`),
-        h("button.next", { type: "button", disabled: at >= steps.length - 1, onclick: () => { at += 1; draw(); } },
-          t("web.next"))),
+        h("button.next", { type: "button", "aria-label": "▶", disabled: at >= steps.length - 1,
+          onclick: () => { at += 1; draw(); } }, "▶")),
       h("main.felt.open", {},
         ...Object.entries(POSITIONS).map(([seat, pos]) => h(`section.seat.open.pos-${pos}`, { dataset: { seat } },
           h("div.name", {}, names[seat] || seatName(seat)),
@@ -51,7 +54,8 @@ function face(card, step, seat) {
   const better = step.marks.some((m) => m.better === card && m.seat === seat);
   return h(`div.card.s-${suitOf(card)}${marked ? ".costly" : ""}${better ? ".better" : ""}`,
     { "aria-label": cardName(card), dataset: { card } },
-    h("span.rank", { "aria-hidden": "true" }, rankLetter(card)), h("span.pip", { "aria-hidden": "true" }, symbol(suitOf(card))));
+    h("span.rank", { "aria-hidden": "true" }, rankLetter(card)), h("span.pip", { "aria-hidden": "true" }, symbol(suitOf(card))),
+    h("span.big", { "aria-hidden": "true" }, symbol(suitOf(card))));
 }
 
 // The steps of the replay: per hand, the deal, then each trick (the hands as they were before it). The record
@@ -72,8 +76,9 @@ function replaySteps(data) {
         .filter((p) => isCard(p.card));
       const marks = decisions.filter((d) => d.hand === index && d.trick === ti)
         .map((d) => ({ seat: d.seat, card: d.choice, better: d.best, loss: d.cost }));
-      steps.push({ title: `${title} · ${ti + 1}`, hands: copy(hands), trick, trump, marks });
       for (const { seat, card } of trick) hands[seat] = hands[seat].filter((c) => c !== card);
+      // The hands as they are once the trick lies on the table; the better card stays marked where it was held.
+      steps.push({ title: `${title} · ${ti + 1}`, hands: copy(hands), trick, trump, marks });
       if (trick.length === 4 && trump) leader = winnerOf(trick, trump);
     }
   });
