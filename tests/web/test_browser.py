@@ -150,6 +150,10 @@ async def check_dom(watched: Watched, table: Table) -> None:
     leaked = set(shown) & hidden_from(table, watched.seat, hand_index)
     if leaked and (table.game.hand_number if table.game.hands else None) == hand_index:
         watched.leaks.append(f"DOM showed {sorted(leaked)}")
+    # A value the page failed to fill in shows as a word of its own.
+    text = await watched.page.inner_text("body")
+    if re.search(r"\b(null|undefined|NaN)\b|\{\w+\}", text):
+        watched.leaks.append(f"the page shows an unfilled value: {text!r}")
 
 
 # ------------------------------------------------------------------ the rig
@@ -195,7 +199,8 @@ class Reviews:
 
 
 @asynccontextmanager
-async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | None = None) -> AsyncIterator[Rig]:
+async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | None = None,
+              timing: ServiceConfig = FAST) -> AsyncIterator[Rig]:
     port = free_port()
     config = WebConfig(secret=SECRET, public_url=f"http://127.0.0.1:{port}", port=port, host="127.0.0.1",
                        client_id=CLIENT_ID, client_secret="client-secret" if oauth else None,
@@ -203,7 +208,7 @@ async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | No
                        user_url=f"{oauth}/me" if oauth else "http://127.0.0.1:9/me")
     assert async_playwright is not None
     async with SqliteStore(tmp_path / "k.sqlite3") as store, async_playwright() as playwright:
-        service = TableService(store, FAST, choose=first_legal)
+        service = TableService(store, timing, choose=first_legal)
         server = WebServer(service, config, archive=MatchArchive(store, service.table_in_memory), reviews=reviews)
         await server.start()
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -215,11 +220,11 @@ async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | No
             await service.close()
 
 
-async def open_table(r: Rig, humans: int, *, hands: int = 1, **settings: Any) -> None:
-    rules = Rules().with_changes(length=str(hands), **{k: v for k, v in settings.items() if k != "language"})
-    table = await r.service.create_table(host_id=PEOPLE[0], host_name=NAMES[0],
-                                         settings=TableSettings(rules, ai_level="normal",
-                                                                language=settings.get("language", "en")),
+async def open_table(r: Rig, humans: int, *, hands: int = 1, language: str = "en", felt: str = "green",
+                     four_colour: bool = False, **rules: str) -> None:
+    settings = TableSettings(Rules().with_changes(length=str(hands), **rules), ai_level="normal", felt=felt,
+                             four_colour=four_colour, language=language)
+    table = await r.service.create_table(host_id=PEOPLE[0], host_name=NAMES[0], settings=settings,
                                          seed=11, guild_id=1, channel_id=500)
     for person, name in zip(PEOPLE[1:humans], NAMES[1:humans], strict=True):
         await r.service.join(table.id, person, name)
@@ -355,11 +360,18 @@ async def test_four_pages_play_a_match_in_english_with_an_onlooker(tmp_path: Pat
         assert await onlooker.page.locator(".hand .card").count() == 0
         over = await pages[0].page.inner_text(".middle .over")
         assert over == texts["web.match_over"]
+        # The person's own choice of felt and deck, kept in the browser.
+        desk = pages[1].page
+        await desk.click(".menu-button")
+        await desk.check(".menu input[type=checkbox]")
+        await desk.check(".menu input[value=burgundy]")
+        assert await desk.get_attribute("#app", "class") == "table felt-burgundy four-colour"
+        await desk.screenshot(path=shot_path("en-options-desktop"))
 
 
 async def test_four_pages_play_declared_roem_in_dutch_with_claims(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        await open_table(r, 4, roem="declared", bidding="draaien", language="nl")
+        await open_table(r, 4, roem="declared", bidding="draaien", language="nl", felt="navy", four_colour=True)
         pages = [await r.seat_page(person, PHONE if i % 2 else DESKTOP) for i, person in enumerate(PEOPLE)]
         texts = await texts_of(pages[0])
         assert texts["button.pass"] == "Passen"
@@ -367,9 +379,11 @@ async def test_four_pages_play_declared_roem_in_dutch_with_claims(tmp_path: Path
 
         async def shots() -> None:
             nonlocal shot
-            if not shot and await pages[0].page.locator(".actions button.decline").count():
-                shot = True
-                await pages[0].page.screenshot(path=shot_path("nl-claim-question-desktop"))
+            for i, watched in enumerate(pages):
+                if not shot and await watched.page.locator(".actions button.claim, .actions button.decline").count():
+                    shot = True
+                    size = "phone" if i % 2 else "desktop"
+                    await watched.page.screenshot(path=shot_path(f"nl-claim-question-{size}"))
 
         await play_out(r, pages, shots=shots)
         for watched in pages:
@@ -378,6 +392,8 @@ async def test_four_pages_play_declared_roem_in_dutch_with_claims(tmp_path: Path
         assert asked, "the claim question was never answered from a page"
         await pages[1].page.screenshot(path=shot_path("nl-over-phone"))
         assert await pages[0].page.get_attribute("html", "lang") == "nl"
+        # The table's felt and four-colour deck, as the chat's images have them.
+        assert await pages[0].page.get_attribute("#app", "class") == "table felt-navy four-colour"
 
 
 async def test_a_socket_killed_mid_trick_reconnects_and_the_match_goes_on(tmp_path: Path) -> None:
@@ -538,3 +554,35 @@ async def test_a_replay_steps_through_the_match_with_every_hand_and_the_costly_c
             await page.keyboard.press("ArrowRight")
             assert await page.locator(".trick .card").count() == 4
             await context.close()
+
+
+async def test_a_seat_that_misses_its_turns_is_away_and_comes_back_from_the_page(tmp_path: Path) -> None:
+    # The AI waits a little before each card, so the match is still on when the person clicks back.
+    async with rig(tmp_path, timing=ServiceConfig(ai_pause=0.3, deal_pause=0, turn_time=0.5)) as r:
+        await open_table(r, 1)
+        page = await r.seat_page(PEOPLE[0], PHONE)
+        seat = r.table.seat_of(PEOPLE[0])
+        assert seat is not None
+        back = page.page.locator(".actions button.back")
+        await back.wait_for(timeout=15000)
+        assert r.table.seats[seat].away
+        await page.page.screenshot(path=shot_path("away-phone"))
+        r.service.driver.config.turn_time = 600  # time enough now, or the seat misses its turns again at once
+        await back.click()
+        await back.wait_for(state="detached")
+        assert not r.table.seats[seat].away and not page.leaks, page.leaks
+
+
+async def test_the_hint_button_asks_once_a_turn_and_shows_the_answer(tmp_path: Path) -> None:
+    async with rig(tmp_path) as r:
+        await open_table(r, 1)
+        page = await r.seat_page(PEOPLE[0], DESKTOP)
+        hint = page.page.locator("button.hint")
+        await page.page.locator("button.hint:not([disabled])").wait_for()
+        await hint.click()
+        assert await hint.is_disabled()  # one hint a turn: the button waits for the next one
+        await page.page.locator(".note-hint").wait_for(timeout=60000)
+        answer = next(f for f in page.frames if f["type"] == "hint")
+        assert answer["text"] in await page.page.inner_text(".announcements")
+        await page.page.screenshot(path=shot_path("hint-desktop"))
+        assert [f["type"] for f in page.sent].count("hint") == 1 and not page.leaks, page.leaks

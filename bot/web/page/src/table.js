@@ -23,7 +23,7 @@ export class TablePage {
     this.held = []; // frames held back while it runs
     this.announcements = [];
     this.hint = null;
-    this.hintReadyAt = 0;
+    this.hintAsked = null; // the version a hint was asked at
     this.focusCard = null;
     this.sheetOpen = false;
     this.menuOpen = false;
@@ -60,7 +60,6 @@ export class TablePage {
         // Refused before any welcome (a bad link, no table in this channel): that is all the page can show.
         if (!this.welcome && frame.message) this.refused = frame.message;
         if (frame.message) this.announce(frame.message, "error");
-        if (typeof frame.retry_after === "number") this.hintReadyAt = Date.now() + frame.retry_after * 1000;
         this.render();
         break;
       default:
@@ -128,12 +127,10 @@ export class TablePage {
         if (event.pit) text = `${t("web.pit")} ${text}`;
         return text;
       }
-      case "over": {
-        if (!event.winner) return `${t("web.match_over")} ${t("web.draw")}`;
-        return t("web.match_over");
-      }
-      case "away":
-        return `${name}: ${t("web.away")}`;
+      case "over": // said in the middle of the table
+        return event.winner ? null : t("web.draw");
+      case "away": // the seat's own page says it where the back button is
+        return event.seat === this.seat ? null : `${name}: ${t("web.away")}`;
       case "stopped":
         return t("web.stopped");
       default:
@@ -158,7 +155,7 @@ export class TablePage {
     setTimeout(() => {
       this.announcements = this.announcements.filter((a) => a !== entry);
       this.renderAnnouncements();
-    }, kind === "error" ? 5000 : 4000);
+    }, { error: 5000, hint: 9000 }[kind] ?? 4000);
     this.renderAnnouncements();
   }
 
@@ -190,10 +187,9 @@ export class TablePage {
   }
 
   askHint() {
-    if (Date.now() < this.hintReadyAt) return;
+    if (this.hintAsked === this.version) return;
     if (this.send({ type: "hint" })) {
-      const cooldown = Number(this.welcome?.hint_cooldown ?? this.view?.hint_cooldown ?? 0);
-      this.hintReadyAt = Date.now() + cooldown * 1000;
+      this.hintAsked = this.version; // one hint a turn; the server's cooldown answers the rest with its message
       this.render();
     }
   }
@@ -247,7 +243,6 @@ export class TablePage {
     const mine = this.seat ? team(this.seat) : 0;
     const totals = view.totals || [0, 0];
     const [we, they] = this.seat ? [t("web.we"), t("web.they")] : [pair("N", "S"), pair("E", "W")];
-    const hintLeft = Math.ceil((this.hintReadyAt - Date.now()) / 1000);
     return h(
       "header.bar",
       {},
@@ -258,9 +253,9 @@ export class TablePage {
       this.seat
         ? h("button.hint", {
           type: "button",
-          disabled: hintLeft > 0 || !me(view).my_turn || view.phase === "claim",
+          disabled: this.hintAsked === this.version || !me(view).my_turn || view.phase === "claim",
           onclick: () => this.askHint(),
-        }, hintLeft > 0 ? `${t("web.hint")} (${hintLeft})` : t("web.hint"))
+        }, t("web.hint"))
         : null,
       h("button.sheet-button", { type: "button", "aria-expanded": String(this.sheetOpen),
         onclick: () => { this.sheetOpen = !this.sheetOpen; this.render(); } }, t("web.score_sheet")),
@@ -341,11 +336,11 @@ export class TablePage {
       return box;
     }
     if (mine.may_claim || mine.may_decline) {
-      box.append(h("p", {}, t("web.claim_question")),
+      box.append(...[h("p", {}, t("web.claim_question")),
         mine.may_claim ? h("button.primary.claim", { type: "button", disabled: this.sent,
           onclick: () => this.plain("claim") }, t("button.roem")) : null,
         mine.may_decline ? h("button.decline", { type: "button", disabled: this.sent,
-          onclick: () => this.plain("decline") }, t("button.no_roem")) : null);
+          onclick: () => this.plain("decline") }, t("button.no_roem")) : null].filter(Boolean));
     } else if (mine.legal_calls.length) {
       box.append(h("p", {}, t("web.your_turn"), " ", h("span.clock", {})),
         ...mine.legal_calls.map((call) => h(`button.call.call-${call}`, {
@@ -369,7 +364,7 @@ export class TablePage {
     if (!cards.length) return h("section.hand.empty", {});
     const n = cards.length;
     const focus = legal.has(this.focusCard) ? this.focusCard : cards.find((c) => legal.has(c)) || cards[0];
-    const fan = h("div.fan", { role: "toolbar", "aria-label": t("web.your_hand"), "aria-orientation": "horizontal" },
+    const fan = h(`div.fan${legal.size ? ".choosing" : ""}`, { role: "toolbar", "aria-label": t("web.your_hand"), "aria-orientation": "horizontal" },
       ...cards.map((card, i) => {
         const playable = legal.has(card) && !this.sent;
         const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(6, 40 / n) : 0;
@@ -462,11 +457,6 @@ export class TablePage {
     for (const clock of this.root.querySelectorAll(".clock")) {
       clock.textContent = left === null ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       clock.classList.toggle("urgent", left !== null && left <= 10);
-    }
-    const hint = this.root.querySelector("button.hint");
-    if (hint && this.hintReadyAt && Date.now() >= this.hintReadyAt && hint.textContent !== t("web.hint")) {
-      this.hintReadyAt = 0;
-      this.render();
     }
   }
 }
