@@ -159,13 +159,42 @@ async def check_dom(watched: Watched, table: Table) -> None:
 # ------------------------------------------------------------------ the rig
 
 
+class Reviews:
+    """The review's store, holding what a test put there."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, StoredReview] = {}
+
+    async def review(self, table_id: int) -> StoredReview | None:
+        return self.kept.get(table_id)
+
+
 @dataclass
 class Rig:
     service: TableService
     server: WebServer
     url: str
     browser: Browser
+    store: SqliteStore
+    timing: ServiceConfig
+    reviews: Reviews | None
     table_id: int = 0
+
+    async def restart(self) -> None:
+        """The bot stops and starts again on the same store and port: a new service restores the tables."""
+        config = self.server.config
+        # The sockets first: the server's own shutdown ends them only after aiohttp's wait for open handlers.
+        for sessions in list(self.server.hub.sessions.values()):
+            for session in list(sessions):
+                session.end(1012)
+        await asyncio.sleep(0.1)
+        await self.server.close()
+        await self.service.close()
+        self.service = TableService(self.store, self.timing, choose=first_legal)
+        await self.service.restore()
+        self.server = WebServer(self.service, config, archive=MatchArchive(self.store, self.service.table_in_memory),
+                                reviews=self.reviews)
+        await self.server.start()
 
     @property
     def table(self) -> Table:
@@ -188,16 +217,6 @@ class Rig:
         return watched
 
 
-class Reviews:
-    """The review's store, holding what a test put there."""
-
-    def __init__(self) -> None:
-        self.kept: dict[int, StoredReview] = {}
-
-    async def review(self, table_id: int) -> StoredReview | None:
-        return self.kept.get(table_id)
-
-
 @asynccontextmanager
 async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | None = None,
               timing: ServiceConfig = FAST) -> AsyncIterator[Rig]:
@@ -212,12 +231,13 @@ async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | No
         server = WebServer(service, config, archive=MatchArchive(store, service.table_in_memory), reviews=reviews)
         await server.start()
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        rigged = Rig(service, server, config.public_url, browser, store, timing, reviews)
         try:
-            yield Rig(service, server, config.public_url, browser)
+            yield rigged
         finally:
             await browser.close()
-            await server.close()
-            await service.close()
+            await rigged.server.close()
+            await rigged.service.close()
 
 
 async def open_table(r: Rig, humans: int, *, hands: int = 1, language: str = "en", felt: str = "green",
@@ -586,3 +606,25 @@ async def test_the_hint_button_asks_once_a_turn_and_shows_the_answer(tmp_path: P
         assert answer["text"] in await page.page.inner_text(".announcements")
         await page.page.screenshot(path=shot_path("hint-desktop"))
         assert [f["type"] for f in page.sent].count("hint") == 1 and not page.leaks, page.leaks
+
+
+async def test_the_bot_restarts_mid_hand_and_the_pages_reconnect_and_play_on(tmp_path: Path) -> None:
+    async with rig(tmp_path) as r:
+        await open_table(r, 2)
+        pages = [await r.seat_page(person, PHONE) for person in PEOPLE[:2]]
+
+        def mid_hand() -> bool:
+            hand = r.table.game.hand
+            return hand is not None and len(hand.tricks) >= 3
+
+        await play_out(r, pages, until=mid_hand)
+        before = r.table.version
+        await r.restart()
+        assert r.table.version == before  # restored from the store as it was
+        for watched in pages:
+            await watched.page.wait_for_selector(".status.status-live", state="attached", timeout=20000)
+            assert [f["type"] for f in watched.sent].count("hello") == 2
+        await play_out(r, pages)
+        assert r.table.game.finished
+        for watched in pages:
+            assert not watched.leaks, watched.leaks
