@@ -11,6 +11,7 @@ the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page p
   so it is an upper bound of the server's share);
 - ``discord_requests_per_trick``: Discord requests per trick; 0, no Discord front end is attached (a table played
   only from the web costs Discord nothing);
+- ``cpu_ms_per_click``: the whole process's CPU time (server, service, store calls and the pages) per click;
 - ``clicks``, ``tricks``, ``seconds``, ``errors`` (error frames the pages got: none expected).
 """
 
@@ -51,6 +52,8 @@ class WebLoadOptions:
     think_ms: float = 500.0
     ramp_s: float = 2.0  # the pages connect and their tables start spread over this long
     db: Path | None = None  # SQLite file (default: a temporary one)
+    ai_pause: float | None = None  # seconds before an AI seat acts and between hands (None: the bot's defaults)
+    store: bool = True  # False: no store at all (to tell the store's share of the time apart)
 
 
 def first_legal(level: Level, seed: int, view: SeatView) -> Choice:
@@ -134,11 +137,14 @@ class WebLoadRun:
     async def run(self) -> dict[str, Any]:
         options = self.options
         before = rss_bytes()
+        cpu = time.process_time()
         async with SqliteStore(self.db) as store:
             # The bot's own pauses (an AI seat waits ``ai_pause`` before it acts, a hand ``deal_pause`` before the
             # next deal): tables play at the pace people see, not as fast as the store can write.
-            service = TableService(store, ServiceConfig(turn_time=600, reviews=False, tables_per_host=1),
-                                   choose=first_legal)
+            config = ServiceConfig(turn_time=600, reviews=False, tables_per_host=1)
+            if options.ai_pause is not None:
+                config.ai_pause = config.deal_pause = options.ai_pause
+            service = TableService(store if options.store else None, config, choose=first_legal)
             self.service = service
             server = WebServer(service, self.config)
             await server.start()
@@ -160,6 +166,7 @@ class WebLoadRun:
                                                                  options.ramp_s * i / max(1, options.clients))))
                 await asyncio.gather(*tasks)
             seconds = time.perf_counter() - began
+            cpu = time.process_time() - cpu
             peak = rss_bytes()
             await server.close()
             await service.close()
@@ -175,6 +182,10 @@ class WebLoadRun:
             "tricks": tricks,
             "errors": sum(page.errors for page in pages),
             "seconds": round(seconds, 1),
+            # The whole process's CPU (server, table service, store calls and the pages themselves) per click: what
+            # the run cost whatever else the machine was doing.
+            "cpu_ms_per_click": round(cpu * 1000 / len(clicks), 2) if clicks else None,
+            "store": "sqlite" if options.store else "none",
             "ai": "first legal action (no thinking time)",
             "think_ms": options.think_ms,
         }

@@ -4,6 +4,7 @@ and syncs slash commands only when they changed."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
@@ -111,6 +112,10 @@ class KlaverjasBot(commands.Bot):
         if self.scheduler is not None:
             self.scheduler.start()  # its first look carries on what a restart cut short
         if self.web_server is not None:
+            if not self.web_server.config.client_id and self.application_id is not None:
+                # Without DISCORD_CLIENT_ID the Activity's origin and login use the id Discord told at login.
+                self.web_server.config = dataclasses.replace(self.web_server.config,
+                                                             client_id=str(self.application_id))
             await self.web_server.start()
 
     async def on_click(self, interaction: discord.Interaction[Any], item: KlaverjasItem[Any], /) -> None:

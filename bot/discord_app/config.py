@@ -79,7 +79,8 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("KLAVERJAS_WEB_SECRET", None,
              f"a random string of at least {MIN_SECRET_LENGTH} characters that signs the web table's links"),
     Variable("DISCORD_CLIENT_ID", None,
-             "the application's id: the Activity's origin (https://<id>.discordsays.com) and its login"),
+             "the application's id: the Activity's origin (https://<id>.discordsays.com) and its login (unset: the "
+             "id Discord tells the bot at login)"),
     Variable("DISCORD_CLIENT_SECRET", None,
              "the application's OAuth2 client secret, for the Activity's login (unset: no Activity)"),
     Variable("KLAVERJAS_WEB_ORIGINS", None,

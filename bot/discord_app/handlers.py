@@ -329,7 +329,8 @@ def clicked_message_update(app: KlaverjasApp, interaction: discord.Interaction[A
         return None
     seat, view = seen
     if message.flags.ephemeral:
-        return ClickAnswer(hand_draft(table, view, lang=user_lang(interaction)))
+        link = seat_link(app.web, table.id, interaction.user.id) if app.web is not None else None
+        return ClickAnswer(hand_draft(table, view, lang=user_lang(interaction), link=link))
     if interaction.guild_id is None:
         return app.announcer.answer_hand(table, seat, message.id, interaction)
     return app.announcer.answer_prompt(table, message.id)

@@ -27,6 +27,7 @@ class WebConfig:
     frames_per_second: float = 10.0  # a connection's steady rate ...
     frame_burst: int = 20  # ... and how far it may run ahead of it
     queue_limit: int = 256  # frames waiting for a slow client before it is cut off
+    hello_timeout: float = 15.0  # seconds a socket may stay open without a successful hello
 
     @property
     def origin(self) -> str:

@@ -7,6 +7,7 @@ beside the gateway when the web table is configured, tests start it on a test se
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -219,11 +220,14 @@ class WebServer:
 
         session = Session(self.hub, ws.send_str, close)
         self._sessions.add(session)
+        # A socket that says nobody is (or says no one it may be) within the time: closed, not kept open for free.
+        idle = asyncio.get_running_loop().call_later(self.config.hello_timeout, session.end_unless_welcomed)
         try:
             async for message in ws:
                 if message.type is WSMsgType.TEXT or message.type is WSMsgType.BINARY:
                     await session.receive(message.data)
         finally:
+            idle.cancel()
             self._sessions.discard(session)
             await session.finish()
         return ws

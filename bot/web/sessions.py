@@ -25,13 +25,13 @@ from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.events import GameProgress, ServiceEvent, TableRestored
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.texts.catalog import TEXTS, error_text, illegal_text, seat_name, suit_name, t
+from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_letters, seat_name, suit_name, t
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame, service_events, state_view
 from bot.web.tokens import TokenError, TokenKind, verify
 from engine.actions import Call
-from engine.cards import SEATS, SUITS, Card, Seat
+from engine.cards import DECK, RANKS, SEATS, SUITS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.view import PublicView, public_view
 
@@ -42,6 +42,7 @@ Close = Callable[[int], Awaitable[None]]
 
 CLOSE_REVOKED = 4003  # the seat is no longer the person's
 CLOSE_ABUSE = 4008  # far over the rate limit, or too slow to take its frames
+CLOSE_NO_HELLO = 4001  # no successful hello in time
 
 # The catalog texts the page shows, sent in the person's language with the welcome (the page holds no catalog).
 PAGE_TEXTS = ("button.pass", "button.play", "button.roem", "button.no_roem", "button.back", "web.your_turn",
@@ -55,6 +56,9 @@ def page_texts(lang: Language) -> dict[str, str]:
     texts = {key: TEXTS[key][1 if lang is Language.NL else 0] for key in PAGE_TEXTS}
     texts.update({f"seat.{seat}": seat_name(seat, lang) for seat in SEATS})
     texts.update({f"suit.{suit}": suit_name(suit, lang) for suit in SUITS})
+    # Each card's letters and accessible name as the chat writes them ("B♥ — harten boer"), each rank's letter.
+    texts.update({f"card.{card}": card_label(card, lang) for card in DECK})
+    texts.update({f"rank.{rank.letter}": letter for rank, letter in zip(RANKS, rank_letters(lang), strict=True)})
     return texts
 
 
@@ -200,6 +204,10 @@ class Session:
             await self._sender
             await self._close(code)
 
+    def end_unless_welcomed(self) -> None:
+        if self.table_id is None:
+            self.end(CLOSE_NO_HELLO)
+
     async def finish(self) -> None:
         """The socket closed: stop feeding it."""
         self.closed = True
@@ -217,17 +225,17 @@ class Session:
 
     # ------------------------------------------------------------ the table's changes
 
-    def _state(self, table: Table, public: list[PublicView] | None = None) -> Frame | None:
-        """The state frame for this session now; None when its seat is no longer its person's (revoked)."""
+    def _state(self, table: Table, shared: list[PublicView] | None = None) -> Frame | None:
+        """The state frame for this session now; None when its seat is no longer its person's (revoked).
+        ``shared``: the onlookers' public view of this change, built by the first one that needs it."""
         view: PublicView
         if self.watching:
-            if public is None or not public:
-                built = public_view(table.game)
-                if public is not None:
-                    public.append(built)
-                view = built
+            if not shared:
+                view = public_view(table.game)
+                if shared is not None:
+                    shared.append(view)
             else:
-                view = public[0]
+                view = shared[0]
         else:
             assert self.person is not None
             seen = access.private_view(table, self.person)

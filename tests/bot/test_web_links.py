@@ -49,6 +49,10 @@ async def test_a_seated_player_gets_their_own_signed_link_and_the_hand_carries_o
         [url] = link_buttons(answer.data["components"])
         seat = verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id)
         assert seat.person == BERT.id
+        token = await h.command(BERT, "hand")  # the private hand in the thread has one too
+        [followup] = [r for r in h.responses_to(token) if r.method == "POST" and "/webhooks/" in r.url]
+        [url] = link_buttons(followup.data["components"])
+        assert verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id).person == BERT.id
         await h.settle()
         hands = [m for m in h.fake.dms_of(ANNA.id) if link_buttons(m.components)]
         assert hands, "the hand in Anna's DMs has an Open in browser button"

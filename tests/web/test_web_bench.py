@@ -12,7 +12,8 @@ from bot.cli.main import main
 
 
 async def test_a_small_web_load_plays_every_match_without_an_error(tmp_path: Path) -> None:
-    figures = await WebLoadRun(WebLoadOptions(clients=3, think_ms=0, ramp_s=0), tmp_path / "w.sqlite3").run()
+    options = WebLoadOptions(clients=3, think_ms=0, ramp_s=0, ai_pause=0)
+    figures = await WebLoadRun(options, tmp_path / "w.sqlite3").run()
     assert figures["clients"] == 3 and figures["errors"] == 0
     assert figures["tricks"] == 3 * 8 and figures["clicks"] >= 3 * 8
     assert figures["click_p99_ms"] >= figures["click_p50_ms"] > 0

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from aiohttp import WSServerHandshakeError
-from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings
+from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, web_config
 
 from bot.tables.model import Actor
 from bot.web.tokens import TokenKind, sign
@@ -291,3 +291,13 @@ async def test_the_socket_refuses_other_origins() -> None:
         await page.send({"type": "ping"})
         assert (await page.next())["type"] == "pong"
         assert ORIGIN["Origin"] in r.server.config.allowed_origins
+
+
+async def test_a_socket_without_a_successful_hello_is_closed_in_time() -> None:
+    async with rig(web_config(hello_timeout=0.2)) as r:
+        page = await r.socket()
+        answer, _ = await page.hello(token="nonsense")
+        assert answer["code"] == "bad_token"
+        with pytest.raises(ConnectionError):
+            await page.next(timeout=5)
+        assert page.closed_with == 4001
