@@ -326,6 +326,20 @@ def shot_path(name: str) -> str:
     return str(OUTPUT / f"{name}.png")
 
 
+async def check_card_names(watched: Watched, texts: dict[str, str]) -> None:
+    """The hand's cards are buttons named as the catalog names them ("Jack of spades", "Schoppen boer") and show
+    the rank letter of the person's language."""
+    page = watched.page
+    await page.wait_for_selector(".hand .card")
+    for button in await page.query_selector_all(".hand .card"):
+        card = await button.get_attribute("data-card")
+        assert card is not None
+        name = texts[f"card.{card}"].split(" — ")[-1]
+        assert await button.get_attribute("aria-label") == name[0].upper() + name[1:]
+        assert await button.evaluate("e => e.tagName") == "BUTTON"
+        assert (await button.inner_text()).startswith(texts[f"rank.{card[0]}"])
+
+
 async def texts_of(watched: Watched) -> dict[str, str]:
     welcome = next(f for f in watched.frames if f["type"] == "welcome")
     texts: dict[str, str] = welcome["texts"]
@@ -343,6 +357,8 @@ async def test_four_pages_play_a_match_in_english_with_an_onlooker(tmp_path: Pat
         onlooker = await r.open(f"watch={r.table_id}", None, DESKTOP)
         await onlooker.page.wait_for_selector("#app[data-version]")
         texts = await texts_of(pages[0])
+        await check_card_names(pages[0], texts)
+        assert texts["card.JS"].endswith("jack of spades")
         taken: set[str] = set()
 
         async def shots() -> None:
@@ -394,7 +410,8 @@ async def test_four_pages_play_declared_roem_in_dutch_with_claims(tmp_path: Path
         await open_table(r, 4, roem="declared", bidding="draaien", language="nl", felt="navy", four_colour=True)
         pages = [await r.seat_page(person, PHONE if i % 2 else DESKTOP) for i, person in enumerate(PEOPLE)]
         texts = await texts_of(pages[0])
-        assert texts["button.pass"] == "Passen"
+        assert texts["button.pass"] == "Passen" and texts["rank.J"] == "B"
+        await check_card_names(pages[0], texts)
         shot = False
 
         async def shots() -> None:

@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { showReplay } from "./replay.js";
 import { TableSocket } from "./socket.js";
 import { TablePage } from "./table.js";
-import { setTexts, t } from "./texts.js";
+import { setTexts } from "./texts.js";
 
 const root = document.getElementById("app");
 
@@ -47,7 +47,7 @@ async function start() {
     if (channelId) hello.channel_id = channelId;
     play(hello);
   } else {
-    fail(t("web.no_table"));
+    fail("Klaverjas");
   }
 }
 

@@ -259,14 +259,16 @@ export class TablePage {
         : null,
       h("button.sheet-button", { type: "button", "aria-expanded": String(this.sheetOpen),
         onclick: () => { this.sheetOpen = !this.sheetOpen; this.render(); } }, t("web.score_sheet")),
-      h("button.menu-button", { type: "button", "aria-expanded": String(this.menuOpen), "aria-label": t("web.options"),
+      h("button.menu-button", { type: "button", "aria-expanded": String(this.menuOpen), "aria-label": "⚙",
         onclick: () => { this.menuOpen = !this.menuOpen; this.render(); } }, "⚙"),
     );
   }
 
   renderStatus(pill) {
     pill.className = `status status-${this.status}`;
-    pill.textContent = this.status === "live" ? "" : t(`web.${this.status}`);
+    // Before the welcome there are no texts yet: a plain sign says it is on its way.
+    const words = { connecting: "…", reconnecting: t("web.reconnecting", {}, "…"), closed: "⚠" };
+    pill.textContent = this.status === "live" ? "" : words[this.status] ?? "";
   }
 
   opponent(pos) {
@@ -294,7 +296,7 @@ export class TablePage {
   middle() {
     const view = this.view || {};
     const gather = this.gathering ? ` gather-${this.position(this.gathering.winner)}` : "";
-    const trick = h(`div.trick${gather}`, { "aria-label": t("web.trick") },
+    const trick = h(`div.trick${gather}`, {},
       ...this.trick.map(({ seat, card }) => {
         // Only a card just played slides in; a card already on the table stays put through later redraws.
         const fresh = !this.landed.has(card);
@@ -364,7 +366,7 @@ export class TablePage {
     if (!cards.length) return h("section.hand.empty", {});
     const n = cards.length;
     const focus = legal.has(this.focusCard) ? this.focusCard : cards.find((c) => legal.has(c)) || cards[0];
-    const fan = h(`div.fan${legal.size ? ".choosing" : ""}`, { role: "toolbar", "aria-label": t("web.your_hand"), "aria-orientation": "horizontal" },
+    const fan = h(`div.fan${legal.size ? ".choosing" : ""}`, { role: "toolbar", "aria-label": this.name(this.seat), "aria-orientation": "horizontal" },
       ...cards.map((card, i) => {
         const playable = legal.has(card) && !this.sent;
         const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(6, 40 / n) : 0;
@@ -411,23 +413,28 @@ export class TablePage {
         h("tbody", {}, ...rows),
         h("tfoot", {}, h("tr", {}, h("td", {}, "Σ"), h("td", {}, String(totals[mine])),
           h("td", {}, String(totals[1 - mine]))))),
-      h("button", { type: "button", onclick: () => { this.sheetOpen = false; this.render(); } }, t("web.close")));
+      h("button.close", { type: "button", "aria-label": "✕", onclick: () => { this.sheetOpen = false; this.render(); } },
+        "✕"));
   }
 
+  // The person's own felt and deck, shown without words (the catalog has none for them): felt swatches and the
+  // four suits in the deck's colours; a word only where the catalog has one.
   menu() {
     const felts = ["green", "navy", "burgundy"];
     const current = this.options.felt || this.view?.table?.felt || "green";
-    return h("aside.menu", { "aria-label": t("web.options") },
-      h("fieldset", {}, h("legend", {}, t("web.felt")),
-        ...felts.map((felt) => h("label", {}, h("input", {
-          type: "radio", name: "felt", value: felt, checked: felt === current,
+    const suits = ["C", "D", "H", "S"].map((s) => h(`span.suit.s-${s}`, { "aria-hidden": "true" }, symbol(s)));
+    return h("aside.menu", { "aria-label": t("web.options", {}, "⚙") },
+      h("div.felts", { role: "radiogroup" },
+        ...felts.map((felt) => h("label", { title: felt }, h("input", {
+          type: "radio", name: "felt", value: felt, checked: felt === current, "aria-label": felt,
           onchange: () => this.option("felt", felt),
-        }), h(`span.swatch.felt-${felt}`, {}), t(`felts.${felt}`)))),
-      h("label", {}, h("input", {
-        type: "checkbox", checked: this.root.classList.contains("four-colour"),
+        }), h(`span.swatch.felt-${felt}`, {})))),
+      h("label.deck", {}, h("input", {
+        type: "checkbox", checked: this.root.classList.contains("four-colour"), "aria-label": "♣♦♥♠",
         onchange: (ev) => this.option("four_colour", ev.target.checked),
-      }), t("web.four_colour")),
-      h("button", { type: "button", onclick: () => { this.menuOpen = false; this.render(); } }, t("web.close")));
+      }), h("span.sample", {}, ...suits)),
+      h("button.close", { type: "button", "aria-label": "✕",
+        onclick: () => { this.menuOpen = false; this.render(); } }, "✕"));
   }
 
   option(name, value) {
