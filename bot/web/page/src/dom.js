@@ -7,7 +7,10 @@ export function h(spec, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "style" && typeof value === "object") {
+      // Through the CSSOM (custom properties need setProperty): the CSP allows no inline style attribute text.
+      for (const [name, v] of Object.entries(value)) el.style.setProperty(name, String(v));
+    }
     else if (key === "text") el.textContent = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }

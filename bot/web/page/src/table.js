@@ -369,7 +369,7 @@ export class TablePage {
     const fan = h(`div.fan${legal.size ? ".choosing" : ""}`, { role: "toolbar", "aria-label": this.name(this.seat), "aria-orientation": "horizontal" },
       ...cards.map((card, i) => {
         const playable = legal.has(card) && !this.sent;
-        const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(6, 40 / n) : 0;
+        const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(4, 24 / n) : 0;
         const el = this.face(card, {
           tag: "button",
           attrs: {
