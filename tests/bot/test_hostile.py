@@ -64,7 +64,7 @@ async def test_every_subcommand_from_a_dm_is_refused_privately_and_changes_nothi
                  ("export", {"match": "1"}), ("history", {}), ("forget-me", {}), ("review", {"match": "1"}),
                  ("tournament create", {"name": "Cup"}), ("tournament join", {}),
                  ("tournament standings", {}), ("tournament close", {"tournament": "1"}),
-                 ("tournament config", {"daily": True}), ("tournament winners", {})]
+                 ("tournament config", {"daily": True}), ("tournament winners", {}), ("web", {})]
         assert {sub.split()[0] for sub, _ in asked} == {c.name for c in bot.klaverjas.commands}  # every subcommand
         [group] = [c for c in bot.klaverjas.commands if c.name == "tournament"]
         assert {sub.split()[-1] for sub, _ in asked if sub.startswith("tournament ")} == {

@@ -719,7 +719,7 @@ SUBCOMMANDS = ["join"] * 4 + ["leave"] * 3 + ["hand"] * 2 + ["play"] * 2 + [
                "stop", "start", "settings", "rules", "hint", "score", "replay",
                "export", "history", "review", "forget-me", "tournament join", "tournament standings",
                "tournament close", "tournament winners", "tournament config", "tournament create", "stats",
-               "leaderboard"]
+               "leaderboard", "web"]
 AUTOCOMPLETE = [("play", "card"), ("replay", "match"), ("export", "match"), ("review", "match"),
                 ("tournament join", "tournament"), ("tournament standings", "tournament")]
 
