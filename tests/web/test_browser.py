@@ -645,3 +645,36 @@ async def test_the_bot_restarts_mid_hand_and_the_pages_reconnect_and_play_on(tmp
         assert r.table.game.finished
         for watched in pages:
             assert not watched.leaks, watched.leaks
+
+
+async def test_a_chat_click_and_a_page_click_at_once_play_one_card(tmp_path: Path) -> None:
+    async with rig(tmp_path) as r:
+        await open_table(r, 1)
+        page = await r.seat_page(PEOPLE[0], DESKTOP)
+        table = r.table
+        seat = table.seat_of(PEOPLE[0])
+        assert seat is not None
+
+        def two_cards_to_choose() -> bool:
+            return table.game.to_act is seat and len([c for c in table.view(seat).legal if isinstance(c, Card)]) >= 2
+
+        await play_out(r, [page], until=two_cards_to_choose)
+        version = table.version
+        await page.page.wait_for_selector(f"#app[data-version='{version}'] .hand .card.legal")
+        legal = [c for c in table.view(seat).legal if isinstance(c, Card)]
+        played_before = len(table.game.hand.plays) if table.game.hand else 0
+        # The chat's button and the page's card, the same turn at the same moment: the service applies one.
+        click = asyncio.ensure_future(page.page.evaluate(
+            "card => document.querySelector(`.hand .card.legal[data-card='${card}']`).click()", str(legal[1])))
+        chat = asyncio.ensure_future(r.service.act(table.id, PEOPLE[0], legal[0], version))
+        outcomes = await asyncio.gather(click, chat, return_exceptions=True)
+        assert {"type": "act", "version": version, "card": str(legal[1])} in page.sent
+        await r.service.idle()
+        hand = table.game.hand
+        assert hand is not None
+        mine = [c for c in hand.plays[played_before:] if c in legal]
+        assert len(mine) == 1, (mine, outcomes)
+        # The page shows the card that counted and goes on from there.
+        await page.page.wait_for_selector(f"#app:not([data-version='{version}'])", state="attached")
+        await play_out(r, [page])
+        assert table.game.finished and not page.leaks, page.leaks
