@@ -412,10 +412,15 @@ async def test_four_pages_play_declared_roem_in_dutch_with_claims(tmp_path: Path
         texts = await texts_of(pages[0])
         assert texts["button.pass"] == "Passen" and texts["rank.J"] == "B"
         await check_card_names(pages[0], texts)
-        shot = False
+        shot = turned = False
 
         async def shots() -> None:
-            nonlocal shot
+            nonlocal shot, turned
+            if not turned and await pages[1].page.locator(".middle .turned").count():
+                turned = True  # draaien: the suit turned up, before anyone has called
+                await pages[1].page.click(".sheet-button")
+                await pages[1].page.screenshot(path=shot_path("nl-draaien-phone"))
+                await pages[1].page.click(".sheet-button")
             for i, watched in enumerate(pages):
                 if not shot and await watched.page.locator(".actions button.claim, .actions button.decline").count():
                     shot = True

@@ -407,6 +407,14 @@ export class TablePage {
       return h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, ours), h("td", {}, theirs));
     });
     const totals = view.totals || [0, 0];
+    if (["play", "claim"].includes(view.phase)) {
+      // The hand under way: its card points (and roem) so far, in grey under the settled hands.
+      const points = view.points || [0, 0];
+      const roem = view.roem || [0, 0];
+      const cell = (side) => `${points[side]}${roem[side] ? ` (${t("web.roem")} ${roem[side]})` : ""}`;
+      rows.push(h("tr.current", { title: t("web.points") }, h("td", {}, "…"), h("td", {}, cell(mine)),
+        h("td", {}, cell(1 - mine))));
+    }
     return h("aside.sheet", { "aria-label": t("web.score_sheet") },
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.we")), h("th", {}, t("web.they")))),
