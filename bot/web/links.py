@@ -9,7 +9,7 @@ import time
 from urllib.parse import urlencode
 
 from bot.web.config import WebConfig
-from bot.web.tokens import REPLAY_TTL, SEAT_TTL, TokenKind, sign
+from bot.web.tokens import SEAT_TTL, TokenKind, sign
 
 HOUR = 3600
 
@@ -20,12 +20,7 @@ def _signed_at(now: float | None) -> float:
 
 
 def seat_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
-    """The page at the person's seat of that table (good for ``SEAT_TTL`` less up to an hour)."""
+    """The page at the person's seat of that table, good for at least ``SEAT_TTL`` from now."""
     token = sign(config.secret, person, TokenKind.SEAT, table_id, ttl=SEAT_TTL + HOUR, now=_signed_at(now))
     return config.link(urlencode({"t": token}))
 
-
-def replay_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
-    """The page replaying a finished match, for this person."""
-    token = sign(config.secret, person, TokenKind.REPLAY, table_id, ttl=REPLAY_TTL, now=_signed_at(now))
-    return config.link(urlencode({"replay": token}))

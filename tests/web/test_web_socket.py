@@ -66,6 +66,8 @@ async def play_by_page(r: Rig, page: Socket, table_id: int, person: int) -> None
         me = frame["view"]["me"]
         if me["may_decline"]:
             await page.send({"type": "decline", "version": frame["version"]})
+        elif me["may_claim"]:  # declared roem: the page claims every trick its team may claim
+            await page.send({"type": "claim", "version": frame["version"]})
         elif me["my_turn"] and me["legal_cards"]:
             await page.send({"type": "act", "version": frame["version"], "card": me["legal_cards"][0]})
         elif me["my_turn"] and me["legal_calls"]:
@@ -94,6 +96,9 @@ async def test_a_page_playing_a_whole_match_never_gets_a_card_of_another_hand(ro
         assert any(f["type"] == "state" and len(f["view"]["me"]["hand"]) == 8 for f in page.frames)
         assert any(f["type"] == "event" and f["event"]["kind"] == "over" for f in page.frames)
         assert table.actors.count(Actor.HUMAN) >= 16
+        claims = [f for f in page.frames if f["type"] == "event" and f["event"]["kind"] == "claim"]
+        assert bool(claims) is (roem == "declared")
+        assert [f for f in page.frames if f["type"] == "error"] == []
 
 
 async def test_the_leak_scan_finds_a_leak() -> None:
@@ -301,3 +306,20 @@ async def test_a_socket_without_a_successful_hello_is_closed_in_time() -> None:
         with pytest.raises(ConnectionError):
             await page.next(timeout=5)
         assert page.closed_with == 4001
+
+
+async def test_an_away_player_comes_back_from_the_page() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        await r.service.start(table_id, HOST)
+        await r.service.idle()
+        table = r.service.get(table_id)
+        page = await r.socket()
+        await page.hello(token=seat_token(HOST, table_id))
+        await page.send({"type": "back"})
+        assert (await page.next("error"))["code"] == "not_away"
+        table.seats[Seat.S].away = True  # as two missed turns make it
+        await page.send({"type": "back"})
+        event = await page.next("event")
+        assert event["event"] == {"kind": "seat_back", "seat": "S"}
+        assert not table.seats[Seat.S].away
