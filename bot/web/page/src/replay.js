@@ -8,8 +8,9 @@ const POSITIONS = { S: "bottom", W: "left", N: "top", E: "right" };
 
 export async function showReplay(root, token) {
   const answer = await fetch(`./api/replay?t=${encodeURIComponent(token)}`, { headers: { Accept: "application/json" } });
-  if (!answer.ok) throw new Error(`replay: ${answer.status}`);
-  const data = await answer.json();
+  const data = await answer.json().catch(() => ({}));
+  // A refusal (a running match, a sealed tournament, an old link) comes with its reason in the person's words.
+  if (!answer.ok) throw new Error(data.message || data.error || `replay: ${answer.status}`);
   setTexts(data.texts || {});
   const names = data.names || {};
   document.documentElement.lang = data.lang || "en";
