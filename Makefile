@@ -4,7 +4,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest run play bench golden render clean
+.PHONY: install test lint typecheck pytest run play bench golden render clean web
+
+# The web table's page: an npm project (bot/web/page) bundled by esbuild into bot/web/static, which the package
+# ships. Rebuilt when its sources or lockfile change; `npm ci` installs exactly the lockfile's packages.
+PAGE := bot/web/page
+PAGE_BUILT := bot/web/static/app.js
+$(PAGE)/node_modules/.package-lock.json: $(PAGE)/package-lock.json
+	cd $(PAGE) && npm ci --no-audit --no-fund --loglevel=error
+
+$(PAGE_BUILT): $(PAGE)/node_modules/.package-lock.json $(PAGE)/build.mjs $(wildcard $(PAGE)/src/*)
+	cd $(PAGE) && node build.mjs
+
+web: $(PAGE_BUILT)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +28,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -c "from engine.ai.pimc import warm_up; warm_up()"
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) web
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) web lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -26,10 +38,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine rendering bot data/fitting
 
-pytest: $(STAMP)
+pytest: $(STAMP) web
 	$(BIN)/pytest -q -rs
 
-run: $(STAMP)
+run: $(STAMP) web
 	$(BIN)/klaverjas bot
 
 play: $(STAMP)
@@ -48,4 +60,4 @@ golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regen_images
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache $(PAGE)/node_modules bot/web/static
