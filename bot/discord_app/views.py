@@ -545,6 +545,7 @@ def rows_of(*rows: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def browser_button(url: str, lang: Language) -> discord.ui.Button[Any]:
-    """"Open in browser": a link button (Discord opens it; no click reaches the bot), on the last row."""
-    return discord.ui.Button(label=t("button.open_browser", lang), style=discord.ButtonStyle.link, url=url, row=4)
+def browser_button(url: str, lang: Language, key: str = "button.open_browser") -> discord.ui.Button[Any]:
+    """"Open in browser" (``key``: another label): a link button (Discord opens it; no click reaches the bot), on
+    the last row."""
+    return discord.ui.Button(label=t(key, lang), style=discord.ButtonStyle.link, url=url, row=4)

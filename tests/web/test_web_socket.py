@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from aiohttp import WSServerHandshakeError
-from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, web_config
+from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, watch_token, web_config
 
 from bot.tables.model import Actor
 from bot.web.tokens import TokenKind, sign
@@ -81,7 +81,7 @@ async def test_a_page_playing_a_whole_match_never_gets_a_card_of_another_hand(ro
         page, watcher = await r.socket(), await r.socket()
         welcome, _ = await page.hello(token=seat_token(HOST, table_id))
         assert welcome["seat"] == "S"
-        await watcher.hello(watch=table_id)
+        await watcher.hello(watch=watch_token(table_id))
         await r.service.start(table_id, HOST)
         await asyncio.wait_for(play_by_page(r, page, table_id, HOST), 120)
         await page.drain()
@@ -130,6 +130,43 @@ async def test_forged_tampered_expired_and_wrong_kind_tokens_open_nothing() -> N
             assert state == {}
             await page.send({"type": "act", "version": 0, "call": "pass"})
             assert (await page.next())["code"] == "hello_first"
+
+
+async def test_watching_takes_a_watch_token_of_that_table_and_nothing_else() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        await r.service.start(table_id, HOST)
+        cases: dict[str, object] = {
+            "table id alone": table_id, "table id as text": str(table_id),
+            "forged": sign("another-secret-0123456789", 0, TokenKind.WATCH, table_id, ttl=60),
+            "expired": watch_token(table_id, ttl=-1),
+            "seat kind": seat_token(HOST, table_id),
+            "no table": sign(SECRET, 0, TokenKind.WATCH, None, ttl=60),
+        }
+        for name, watch in cases.items():
+            page = await r.socket()
+            answer, state = await page.hello(watch=watch)
+            assert answer["type"] == "error", name
+            assert answer["code"] == ("expired_token" if name == "expired" else "bad_token"), name
+            assert state == {}
+        # Nor does a watch token open a seat when it is sent as one.
+        page = await r.socket()
+        answer, _ = await page.hello(token=watch_token(table_id, HOST))
+        assert answer["code"] == "bad_token"
+
+
+async def test_a_watch_token_never_opens_a_seat_even_for_a_player_at_that_table() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        await r.service.start(table_id, HOST)
+        page = await r.socket()
+        welcome, state = await page.hello(watch=watch_token(table_id, HOST))  # made out to the host, who sits here
+        assert welcome["seat"] is None and "me" not in state["view"]
+        assert state["view"]["table"]["id"] == table_id
+        deals = [tuple(hand.deal) for hand in r.service.get(table_id).game.hands]
+        assert leaks([state], deals, None) == []
+        await page.send({"type": "hint"})
+        assert (await page.next("error"))["code"] == "watching"
 
 
 async def test_oversized_malformed_and_unknown_frames_get_an_error_and_change_nothing() -> None:
@@ -264,7 +301,7 @@ async def test_an_onlooker_cannot_act() -> None:
         table_id = await lobby(r)
         await r.service.start(table_id, HOST)
         page = await r.socket()
-        welcome, state = await page.hello(watch=table_id)
+        welcome, state = await page.hello(watch=watch_token(table_id))
         assert welcome["seat"] is None and "me" not in state["view"]
         await page.send({"type": "act", "version": state["version"], "call": "pass"})
         assert (await page.next("error"))["code"] == "watching"
