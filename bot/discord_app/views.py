@@ -380,6 +380,15 @@ class TakeSeatButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:take:{t
         self.table = table
 
 
+class PlayHereButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:act:{table}"):
+    """"Play here": the table as an Activity in this channel (answered with Discord's launch of the Activity)."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.play_here", lang), style=discord.ButtonStyle.primary,
+                                           custom_id=self.custom_id_for(table=table)))
+        self.table = table
+
+
 class RematchButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:rm:{table}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.rematch", lang), style=discord.ButtonStyle.success,

@@ -4,12 +4,14 @@ when the web table is not configured or the person not at that table or its thre
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from harness import Harness
+from harness import CHANNEL_ID, Harness
 from test_discord import ANNA, BERT, CHRIS
+from test_hostile import any_callback
 from test_scenarios import bot_of, started, thread_of
 
 from bot.tables.model import TableSettings
@@ -117,3 +119,38 @@ async def test_an_onlooker_in_the_thread_gets_a_watch_link_and_a_player_there_th
         [answer] = [r for r in h.responses_to(token) if r.ephemeral]
         [url] = link_buttons(answer.data["components"])
         assert verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id).person == BERT.id
+
+
+def play_here(components: list[dict[str, Any]]) -> list[str]:
+    return [c["custom_id"] for row in components for c in row.get("components", [])
+            if c.get("custom_id", "").startswith("kj:act:")]
+
+
+async def test_play_here_launches_the_activity_in_the_tables_thread_only(tmp_path: Path) -> None:
+    activity = replace(WEB, client_secret="harness-client-secret")
+    async with Harness(tmp_path / "k.sqlite3", web=activity) as h:
+        table_id = await started(h, ANNA, [BERT])
+        thread = thread_of(h, table_id)
+        for user in (BERT, CHRIS):  # a player, an onlooker: the Activity opens the seat or the public view
+            token = await h.command(user, "web", thread)
+            message = h.fake.messages[h.fake.originals[token]]
+            [custom_id] = play_here(message.components)
+            assert custom_id == f"kj:act:{table_id}"
+            token = await h.click(user, message, custom_id)
+            [callback] = [r for r in h.responses_to(token) if any_callback(r)]
+            assert callback.json is not None and callback.json["type"] == 12  # LAUNCH_ACTIVITY
+        # Outside the thread the Activity would find no table: no button, and an old one is refused.
+        token = await h.command(BERT, "web", CHANNEL_ID)
+        assert play_here(h.fake.messages[h.fake.originals[token]].components) == []
+        message.channel_id = CHANNEL_ID
+        token = await h.click(BERT, message, f"kj:act:{table_id}")
+        assert h.private_replies(token) == [t("web.no_activity_here", "en")]
+        assert all(r.json is None or r.json.get("type") != 12 for r in h.responses_to(token))
+
+
+async def test_no_play_here_without_the_activitys_login(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=WEB) as h:  # no client secret: the Activity cannot log in
+        table_id = await started(h, ANNA, [BERT])
+        token = await h.command(BERT, "web", thread_of(h, table_id))
+        message = h.fake.messages[h.fake.originals[token]]
+        assert link_buttons(message.components) and play_here(message.components) == []

@@ -13,10 +13,10 @@ from bot import access
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import send_hand_ephemeral, table_here, user_table
+from bot.discord_app.handlers import activity_here, send_hand_ephemeral, table_here, user_table
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
-from bot.discord_app.views import browser_button
+from bot.discord_app.views import PlayHereButton, browser_button
 from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
@@ -125,10 +125,12 @@ class Play(KlaverjasCog):
         else:
             view.add_item(browser_button(watch_link(web, table.id, person), lang, "button.watch_browser"))
             text = t("web.watch_link", lang, table=table.id)
+        if activity_here(web, table, interaction.channel_id):  # the Activity, right in this thread
+            view.add_item(PlayHereButton(table.id, lang))
         try:
             await reply(interaction, text, view=view)
         finally:
-            view.stop()  # a link button sends no clicks: nothing to listen for
+            view.stop()  # clicks reach the bot's registered items (bot.discord_app.clicks), not this view
 
 
 async def setup(bot: KlaverjasBot) -> None:
