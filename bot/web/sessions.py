@@ -370,8 +370,10 @@ class Session:
     async def _hint(self, table: Table, frame: dict[str, Any]) -> None:
         assert self.person is not None
         view = self.service.hint_view(table.id, self.person)
-        text = await self.service.driver.thinker.hint(view, self.lang)
-        self.push({"type": "hint", "card": None, "text": text})
+        choice, text = await self.service.driver.thinker.hint_with_choice(view, self.lang)
+        # The card to mark in the hand (a hint in the bidding names a call instead).
+        self.push({"type": "hint", "card": str(choice) if isinstance(choice, Card) else None,
+                   "call": str(choice) if isinstance(choice, Call) else None, "text": text})
 
     # ------------------------------------------------------------ hello
 

@@ -12,6 +12,7 @@ from aiohttp import WSServerHandshakeError
 from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, watch_token, web_config
 
 from bot.tables.model import Actor
+from bot.texts.catalog import card_text, t
 from bot.web.tokens import TokenKind, sign
 from engine.cards import SEATS, Card, Seat, cards_of
 
@@ -167,6 +168,28 @@ async def test_a_watch_token_never_opens_a_seat_even_for_a_player_at_that_table(
         assert leaks([state], deals, None) == []
         await page.send({"type": "hint"})
         assert (await page.next("error"))["code"] == "watching"
+
+
+async def test_the_hint_names_a_legal_card_of_the_page_with_the_chats_words() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        page = await r.socket()
+        await page.hello(token=seat_token(HOST, table_id))
+        await r.service.start(table_id, HOST)
+        table = r.service.get(table_id)
+        while True:  # bid (the last call offered) until it is the page's turn to play a card
+            frame = await page.next("state", timeout=20)
+            me = frame["view"]["me"]
+            if frame["version"] != table.version or not me["my_turn"]:
+                continue
+            if me["legal_cards"]:
+                break
+            await page.send({"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]})
+        await page.send({"type": "hint"})
+        hint = await page.next("hint", timeout=120)
+        assert hint["card"] in me["legal_cards"] and hint["call"] is None
+        # The chat's words for the same card: "Play J♥", and why.
+        assert hint["text"].startswith(t("hint.play_card", "en", card=card_text(Card.parse(hint["card"]), "en")))
 
 
 async def test_oversized_malformed_and_unknown_frames_get_an_error_and_change_nothing() -> None:
