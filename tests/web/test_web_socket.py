@@ -60,19 +60,26 @@ async def lobby(r: Rig, humans: tuple[int, ...] = (), hands: int = 1, **changes:
 async def play_by_page(r: Rig, page: Socket, table_id: int, person: int) -> None:
     """The page plays the person's seat (first legal choice, claims declined) to the match's end."""
     table = r.service.get(table_id)
+    pace = 1 / web_config().frames_per_second
     while table.running:
         frame = await page.next(timeout=20)
         if frame["type"] != "state" or frame["version"] != table.version:
             continue
         me = frame["view"]["me"]
         if me["may_decline"]:
-            await page.send({"type": "decline", "version": frame["version"]})
+            sent = {"type": "decline", "version": frame["version"]}
         elif me["may_claim"]:  # declared roem: the page claims every trick its team may claim
-            await page.send({"type": "claim", "version": frame["version"]})
+            sent = {"type": "claim", "version": frame["version"]}
         elif me["my_turn"] and me["legal_cards"]:
-            await page.send({"type": "act", "version": frame["version"], "card": me["legal_cards"][0]})
+            sent = {"type": "act", "version": frame["version"], "card": me["legal_cards"][0]}
         elif me["my_turn"] and me["legal_calls"]:
-            await page.send({"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]})
+            sent = {"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]}
+        else:
+            continue
+        # The AI seats answer at once: a page clicking as fast as the states come would outrun its rate limit,
+        # which a person does not; this one keeps to it (and the test asserts it is never refused).
+        await asyncio.sleep(pace)
+        await page.send(sent)
 
 
 @pytest.mark.parametrize("roem", ["auto", "declared"])
