@@ -78,7 +78,7 @@ from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
 from bot.web.config import WebConfig
-from bot.web.links import seat_link
+from bot.web.links import seat_link, watch_link
 from bot.workers import Lane
 from engine.cards import SEATS, Seat, seat_after
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, SuitTurned, TrickWon, TrumpChosen
@@ -700,14 +700,15 @@ class Announcer:
         await self.sync_lobby(table)
         if table.table_message_id is None:
             async with table.lock.in_process():
-                payload = table_message(table)  # as the table is now: a sync queued behind it may find it shown
+                # As the table is now: a sync queued behind it may find it shown.
+                payload = table_message(table, self.watch_link(table))
             posted = await self.post(table, payload)
             await self.keep(table, partial(setattr, table, "table_message_id", posted))
 
     async def sync_table_message(self, table: Table) -> None:
         """The table message as the table is now; a deleted one is posted again (and its new id kept)."""
         async with table.lock.in_process():
-            payload = table_message(table)
+            payload = table_message(table, self.watch_link(table))
         if table.table_message_id is not None:
             try:
                 await self.edit(table, table.table_message_id, payload)
@@ -782,6 +783,10 @@ class Announcer:
                 self.service.prompt_delivered(table, seat, turn)
         finally:
             payload.stop()
+
+    def watch_link(self, table: Table) -> str | None:
+        """The table message's link to the table's public view on the web table, when there is one."""
+        return watch_link(self.web, table.id) if self.web is not None else None
 
     def hand_payload(self, table: Table, seat: Seat) -> Payload:
         """The seat's DM hand as the table is now (the caller holds the table's lock)."""

@@ -30,6 +30,7 @@ from bot.discord_app.views import (
     ForgetMeButton,
     LobbyButton,
     LobbyOp,
+    PlayHereButton,
     RematchButton,
     RoemButton,
     SeatSelect,
@@ -40,6 +41,7 @@ from bot.discord_app.views import (
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import seat_name, t
+from bot.web.config import WebConfig
 from bot.web.links import seat_link
 from engine.actions import Call
 from engine.cards import Card, Seat
@@ -348,6 +350,28 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
         payload = replace(payload, content=f"{note}\n{payload.content}")
     await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
     payload.stop()
+
+
+# ------------------------------------------------------------------ the Activity
+
+
+def activity_here(web: WebConfig | None, table: Table, channel_id: int | None) -> bool:
+    """Whether the table can open as an Activity launched in this channel: the web table is set up with the
+    Activity's login (the client secret), and the channel is where the Activity finds the table (its thread, or
+    the lobby's channel while it is a lobby: ``bot.web.sessions``)."""
+    if web is None or not web.client_secret or channel_id is None:
+        return False
+    return channel_id == table.thread_id or (table.status is TableStatus.LOBBY and channel_id == table.channel_id)
+
+
+@on_click(PlayHereButton)
+async def play_here_click(app: KlaverjasApp, interaction: discord.Interaction[Any], item: PlayHereButton) -> None:
+    """Launch the Activity here; it logs the person in and opens this channel's table (their seat, or watching)."""
+    table = app.service.get(item.table)
+    if not activity_here(app.web, table, interaction.channel_id):
+        await reply(interaction, t("web.no_activity_here", user_lang(interaction)))
+        return
+    await interaction.response.launch_activity()
 
 
 @on_click(ShowHandButton)

@@ -319,13 +319,18 @@ def table_view(table: Table) -> discord.ui.View | None:
     return view_of([TakeSeatButton(table.id, table.settings.language)])
 
 
-def table_message(table: Table) -> Payload:
+def table_message(table: Table, watch: str | None = None) -> Payload:
     """The status line and the hand's news (``table_news``) over the public table image (drawn later:
-    ``Payload.drawn``)."""
+    ``Payload.drawn``). ``watch``: the table's public view on the web table, a "Watch in browser" button (the
+    message's readers are the thread's, the audience the public view is for)."""
     draw = partial(render_table, public_view(table.game), names_of(table), seat=None,
                    theme=theme_of(table, public=True))
     text = "\n".join([status_line(table), *table_news(table)])
-    return Payload(text, table_view(table), filename="table.png", draw=draw, description=players_alt(table))
+    view = table_view(table)
+    if watch is not None:
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(browser_button(watch, table.settings.language, "button.watch_browser"))
+    return Payload(text, view, filename="table.png", draw=draw, description=players_alt(table))
 
 
 def table_news(table: Table) -> list[str]:

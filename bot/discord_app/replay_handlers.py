@@ -25,6 +25,7 @@ from bot.discord_app.replay_messages import export_payload, replay_page
 from bot.discord_app.views import ExportButton, Position, ReplayButton, ReplayStepButton
 from bot.tables.archive import Match
 from bot.tables.errors import ServiceError, ServiceErrorCode
+from bot.web.links import replay_link
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +44,20 @@ async def find_match(app: KlaverjasApp, interaction: discord.Interaction[Any], t
     return await app.archive.match(table_id, interaction.guild_id, interaction.user.id)
 
 
+def web_replay(app: KlaverjasApp, table_id: int, person: int) -> str | None:
+    """The match on the web table for this person, when the web table is set up. Only for a match the archive
+    gave them (``find_match``: ``bot.access`` let them see its record)."""
+    return replay_link(app.web, table_id, person) if app.web is not None else None
+
+
 async def send_replay(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int) -> None:
     """A new private replay at the score sheet (the command, or Replay on the match-end message)."""
     match = await find_match(app, interaction, table_id)
     if not await answer_later(interaction, ephemeral=True):
         return
+    link = web_replay(app, table_id, interaction.user.id)
     payload = await asyncio.to_thread(lambda: replay_page(match, interaction.user.id, None,
-                                                          user_lang(interaction)).drawn())
+                                                          user_lang(interaction), link).drawn())
     try:
         await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
     except discord.HTTPException as error:
@@ -73,8 +81,9 @@ async def replay_step(app: KlaverjasApp, interaction: discord.Interaction[Any], 
         raise UnknownComponent(item.custom_id)  # the bot never writes a step the match does not have
     if not await answer_later(interaction, ephemeral=False):
         return
+    link = web_replay(app, item.table, item.viewer)
     payload = await asyncio.to_thread(lambda: replay_page(match, item.viewer, item.position,
-                                                          user_lang(interaction)).drawn())
+                                                          user_lang(interaction), link).drawn())
     try:
         await interaction.edit_original_response(**payload.edit_kwargs())
     except discord.HTTPException as error:

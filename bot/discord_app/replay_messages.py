@@ -17,7 +17,7 @@ import discord
 
 from bot.discord_app.limits import shorten, visible
 from bot.discord_app.messages import Payload, names_of, settlement_lines
-from bot.discord_app.views import Position, ReplayNav, ReplayStepButton, view_of
+from bot.discord_app.views import Position, ReplayNav, ReplayStepButton, browser_button, view_of
 from bot.tables.archive import Match, MatchSummary, Outcome
 from bot.tables.model import Table
 from bot.texts.catalog import card_text, roem_text, suit_name, t, team_word
@@ -74,8 +74,9 @@ def theme_for(table: Table, viewer: Team | None, lang: Language) -> Theme:
 # ------------------------------------------------------------------ the pages
 
 
-def replay_page(match: Match, viewer: int, position: Position, lang: Language) -> Payload:
-    """One page of the replay with its buttons; the image is drawn later (``Payload.drawn``)."""
+def replay_page(match: Match, viewer: int, position: Position, lang: Language, link: str | None = None) -> Payload:
+    """One page of the replay with its buttons; the image is drawn later (``Payload.drawn``). ``link``: the match
+    on the web table, an "Open in browser" button."""
     table, replay = match.table, match.replay
     seat = viewer_seat(table, viewer)
     team = seat.team if seat is not None else None
@@ -86,8 +87,10 @@ def replay_page(match: Match, viewer: int, position: Position, lang: Language) -
         body, draw = deal_page(match, replay.step(*position), seat, lang)
     else:
         body, draw = trick_page(match, replay.step(*position), seat, lang)
-    return Payload("\n".join([header, *body]), replay_view(table.id, viewer, replay, position, lang),
-                   filename="replay.png", draw=draw)
+    view = replay_view(table.id, viewer, replay, position, lang)
+    if link is not None:
+        view.add_item(browser_button(link, lang))
+    return Payload("\n".join([header, *body]), view, filename="replay.png", draw=draw)
 
 
 def sheet_page(match: Match, viewer: Team | None, lang: Language) -> tuple[list[str], partial[bytes]]:

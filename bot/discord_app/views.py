@@ -380,6 +380,15 @@ class TakeSeatButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:take:{t
         self.table = table
 
 
+class PlayHereButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:act:{table}"):
+    """"Play here": the table as an Activity in this channel (answered with Discord's launch of the Activity)."""
+
+    def __init__(self, table: int, lang: Language = Language.EN) -> None:
+        super().__init__(discord.ui.Button(label=t("button.play_here", lang), style=discord.ButtonStyle.primary,
+                                           custom_id=self.custom_id_for(table=table)))
+        self.table = table
+
+
 class RematchButton(KlaverjasItem[discord.ui.Button[Any]], template="kj:rm:{table}"):
     def __init__(self, table: int, lang: Language = Language.EN) -> None:
         super().__init__(discord.ui.Button(label=t("button.rematch", lang), style=discord.ButtonStyle.success,
@@ -545,6 +554,7 @@ def rows_of(*rows: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def browser_button(url: str, lang: Language) -> discord.ui.Button[Any]:
-    """"Open in browser": a link button (Discord opens it; no click reaches the bot), on the last row."""
-    return discord.ui.Button(label=t("button.open_browser", lang), style=discord.ButtonStyle.link, url=url, row=4)
+def browser_button(url: str, lang: Language, key: str = "button.open_browser") -> discord.ui.Button[Any]:
+    """"Open in browser" (``key``: another label): a link button (Discord opens it; no click reaches the bot), on
+    the last row."""
+    return discord.ui.Button(label=t(key, lang), style=discord.ButtonStyle.link, url=url, row=4)

@@ -62,6 +62,13 @@ def hint_message(view: SeatView, lang: Language) -> str:
     return hint_text(hint(view), lang)
 
 
+def hint_choice(view: SeatView, lang: Language) -> tuple[Choice, str]:
+    """The strong player's choice for ``view`` and, in ``lang``, what the chat's hint says of it (for the web
+    table, which also marks the card)."""
+    found = hint(view)
+    return found.action, hint_text(found, lang)
+
+
 def review_hand(rules: Rules, actions: Sequence[Action], players: Sequence[int | None], seed: int,
                 hand: int) -> list[DecisionReview]:
     """The review of one hand of a finished match (``engine.ai.review``)."""
@@ -101,6 +108,14 @@ class Thinker:
         self.hints_waiting += 1
         try:
             return await self.hints.run(hint_message, view, lang)
+        finally:
+            self.hints_waiting -= 1
+
+    async def hint_with_choice(self, view: SeatView, lang: Language) -> tuple[Choice, str]:
+        """``hint``'s text and the choice it names, from the same worker and queue."""
+        self.hints_waiting += 1
+        try:
+            return await self.hints.run(hint_choice, view, lang)
         finally:
             self.hints_waiting -= 1
 

@@ -1377,6 +1377,14 @@ TEXTS.update({
                  "Je plaats aan tafel #{table} in de browser: deze link is alleen van jou, deel hem niet."),
     "web.not_configured": ("The web table is not set up on this bot.", "De webtafel is niet ingesteld op deze bot."),
     "button.open_browser": ("Open in browser", "Open in browser"),
+    "button.watch_browser": ("Watch in browser", "Meekijken in browser"),
+    "button.play_here": ("Play here", "Hier spelen"),
+    "web.no_activity_here": ("The table opens as an Activity in its own thread only (or in the lobby's channel "
+                             "before it starts).",
+                             "De tafel opent alleen als Activity in zijn eigen thread (of voor de start in het "
+                             "kanaal van de lobby)."),
+    "web.watch_link": ("Table #{table} in the browser as onlookers see it (you do not sit at it).",
+                       "Tafel #{table} in de browser zoals meekijkers hem zien (je zit er niet aan)."),
 })
 
 

@@ -9,7 +9,7 @@ import time
 from urllib.parse import urlencode
 
 from bot.web.config import WebConfig
-from bot.web.tokens import SEAT_TTL, TokenKind, sign
+from bot.web.tokens import ANYONE, REPLAY_TTL, SEAT_TTL, WATCH_TTL, TokenKind, sign
 
 HOUR = 3600
 
@@ -24,3 +24,17 @@ def seat_link(config: WebConfig, table_id: int, person: int, now: float | None =
     token = sign(config.secret, person, TokenKind.SEAT, table_id, ttl=SEAT_TTL + HOUR, now=_signed_at(now))
     return config.link(urlencode({"t": token}))
 
+
+
+def watch_link(config: WebConfig, table_id: int, person: int = ANYONE, now: float | None = None) -> str:
+    """The page showing that table's public view (what its thread shows), good for at least ``WATCH_TTL``.
+    ``person``: who asked for it, or ``ANYONE`` for the table message's link (the thread's audience)."""
+    token = sign(config.secret, person, TokenKind.WATCH, table_id, ttl=WATCH_TTL + HOUR, now=_signed_at(now))
+    return config.link(urlencode({"watch": token}))
+
+
+def replay_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:
+    """The page replaying a match that is over (with its review), for this person: given only where
+    ``bot.access.record_refusal`` lets them see the record, and asked again when the page opens it."""
+    token = sign(config.secret, person, TokenKind.REPLAY, table_id, ttl=REPLAY_TTL, now=_signed_at(now))
+    return config.link(urlencode({"replay": token}))

@@ -29,7 +29,7 @@ from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame, service_events, state_view
-from bot.web.tokens import TokenError, TokenKind, verify
+from bot.web.tokens import MalformedToken, TokenError, TokenKind, verify
 from engine.actions import Call
 from engine.cards import DECK, RANKS, SEATS, SUITS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
@@ -370,14 +370,17 @@ class Session:
     async def _hint(self, table: Table, frame: dict[str, Any]) -> None:
         assert self.person is not None
         view = self.service.hint_view(table.id, self.person)
-        text = await self.service.driver.thinker.hint(view, self.lang)
-        self.push({"type": "hint", "card": None, "text": text})
+        choice, text = await self.service.driver.thinker.hint_with_choice(view, self.lang)
+        # The card to mark in the hand (a hint in the bidding names a call instead).
+        self.push({"type": "hint", "card": str(choice) if isinstance(choice, Card) else None,
+                   "call": str(choice) if isinstance(choice, Call) else None, "text": text})
 
     # ------------------------------------------------------------ hello
 
     async def hello(self, frame: dict[str, Any]) -> None:
         """Who this is and which table: a seat token; a session token and the channel it was launched in (the
-        Activity); or a table to watch. Answered with a welcome and a fresh state (also on a reconnect)."""
+        Activity); or a watch token (a table's public view). Answered with a welcome and a fresh state (also on a
+        reconnect)."""
         table, person = self._find(frame)
         if table is None:
             return
@@ -398,10 +401,14 @@ class Session:
         token = frame.get("token")
         watch = frame.get("watch")
         try:
-            if token is None and type(watch) is int:
-                table = self.service.table_in_memory(watch)
+            if token is None and watch is not None:
+                # A watch token opens the public view only: the session has no person, so never a seat's view.
+                found = verify(secret, watch, TokenKind.WATCH)
+                if found.table is None:
+                    raise MalformedToken("a watch token names its table")
+                table = self.service.table_in_memory(found.table)
                 if table is None:
-                    self._no_table(watch)
+                    self._no_table(found.table)
                 return table, None
             if isinstance(frame.get("channel_id"), str | int):
                 found = verify(secret, token, TokenKind.SESSION)

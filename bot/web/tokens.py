@@ -1,4 +1,5 @@
-"""Signed, expiring tokens: a link to a seat, a Discord session (the Activity) or a match's replay.
+"""Signed, expiring tokens: a link to a seat, to a table's public view, a Discord session (the Activity) or a
+match's replay.
 
 ``<payload>.<mac>``: the payload is base64url JSON ``{"p": person, "t": table or null, "k": kind, "exp": unix
 seconds}``, the mac its HMAC-SHA256 under ``KLAVERJAS_WEB_SECRET`` (base64url). A token proves who the person is
@@ -21,12 +22,15 @@ MAX_TOKEN_LENGTH = 512  # far more than a real token; anything longer is refused
 SEAT_TTL = 12 * 3600.0  # a seat link lasts a long match and then some
 SESSION_TTL = 12 * 3600.0
 REPLAY_TTL = 7 * 24 * 3600.0
+WATCH_TTL = 12 * 3600.0
+ANYONE = 0  # a watch token's person when it was given to everyone who sees the thread (the table message)
 
 
 class TokenKind(StrEnum):
     SEAT = "seat"  # a person at one table
     SESSION = "session"  # a Discord person (the Activity's login): which table follows from the channel
     REPLAY = "replay"  # one person, one finished match's record
+    WATCH = "watch"  # one table's public view (what its thread shows), never a seat's
 
 
 class TokenError(Exception):

@@ -32,6 +32,7 @@ from bot.discord_app.views import (
     LobbyButton,
     LobbyOp,
     MyStatsButton,
+    PlayHereButton,
     RematchButton,
     ReplayButton,
     ReplayNav,
@@ -54,6 +55,7 @@ VERSIONS = st.integers(0, 10**6 - 1)
 USER_IDS = st.integers(1, 9 * 10**18 - 1)
 BUILDS = {
     LobbyButton: st.builds(LobbyButton, TABLES, st.sampled_from(list(LobbyOp))),
+    PlayHereButton: st.builds(PlayHereButton, TABLES),
     BidButton: st.builds(BidButton, TABLES, VERSIONS, st.sampled_from(list(Call))),
     CardButton: st.builds(CardButton, TABLES, VERSIONS, st.sampled_from(DECK)),
     RoemButton: st.builds(RoemButton, TABLES, VERSIONS),

@@ -47,7 +47,8 @@ async def open_table(h: Harness, host: User, **options: str) -> int:
 
 
 def enabled_cards(message: StoredMessage) -> list[str]:
-    return [b["custom_id"] for b in message.buttons() if b["custom_id"].startswith("kj:c:") and not b.get("disabled")]
+    return [b["custom_id"] for b in message.buttons()  # a link button (the web table's) has no custom id
+            if b.get("custom_id", "").startswith("kj:c:") and not b.get("disabled")]
 
 
 async def play_turn(h: Harness, table_id: int, user: User) -> bool:

@@ -108,7 +108,7 @@ def test_export_file_name_carries_the_server_name_plainly() -> None:
 
 
 def step_button(message: StoredMessage, nav: str) -> dict[str, object]:
-    [found] = [b for b in message.buttons() if str(b["custom_id"]).endswith(f":{nav}")]
+    [found] = [b for b in message.buttons() if str(b.get("custom_id")).endswith(f":{nav}")]
     return found
 
 

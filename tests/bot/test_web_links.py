@@ -1,20 +1,23 @@
 """The chat's ways into the web table: ``/klaverjas web`` and the Open in browser button on the hand, each a link
-signed for that person and table, and nothing when the web table is not configured or the person not seated."""
+signed for that person and table; the table message's and an onlooker's link to the table's public view; nothing
+when the web table is not configured or the person not at that table or its thread."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from harness import Harness
+from harness import CHANNEL_ID, Harness
 from test_discord import ANNA, BERT, CHRIS
-from test_scenarios import bot_of, started
+from test_hostile import any_callback
+from test_scenarios import bot_of, started, thread_of
 
 from bot.tables.model import TableSettings
 from bot.texts.catalog import t
 from bot.web.config import WebConfig
-from bot.web.tokens import TokenKind, verify
+from bot.web.tokens import ANYONE, TokenError, TokenKind, verify
 
 WEB = WebConfig(secret="harness-secret-0123456789", public_url="https://kj.example/play", client_id="42")
 
@@ -23,11 +26,17 @@ def link_buttons(components: list[dict[str, Any]]) -> list[str]:
     return [c["url"] for row in components for c in row.get("components", []) if c.get("style") == 5]
 
 
-def token_of(url: str) -> str:
+def token_of(url: str, key: str = "t") -> str:
     parts = urlsplit(url)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://kj.example/play/"
-    [token] = parse_qs(parts.query)["t"]
+    [token] = parse_qs(parts.query)[key]
     return token
+
+
+def table_message_links(h: Harness, table_id: int) -> list[str]:
+    table = bot_of(h).service.get(table_id)
+    assert table.table_message_id is not None
+    return link_buttons(h.fake.messages[table.table_message_id].components)
 
 
 async def test_without_the_web_table_the_command_says_so_and_hands_have_no_link(tmp_path: Path) -> None:
@@ -75,3 +84,73 @@ async def test_nobody_gets_a_link_to_a_table_they_do_not_sit_at_here(tmp_path: P
         assert [r for r in h.responses_to(token) if link_buttons(r.data.get("components") or [])] == []
         [refusal] = h.private_replies(token)
         assert refusal == t("error.not_seated_anywhere", "nl")
+
+
+async def test_the_table_message_links_to_the_public_view_only_with_the_web_table(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3") as h:
+        table_id = await started(h, ANNA, [])
+        await h.settle()
+        assert table_message_links(h, table_id) == []
+    async with Harness(tmp_path / "w.sqlite3", web=WEB) as h:
+        table_id = await started(h, ANNA, [])
+        await h.settle()
+        [url] = table_message_links(h, table_id)
+        watch = verify(WEB.secret, token_of(url, "watch"), TokenKind.WATCH, table_id)
+        assert watch.person == ANYONE  # the thread's readers, whoever they are
+        try:
+            verify(WEB.secret, token_of(url, "watch"), TokenKind.SEAT, table_id)
+        except TokenError:
+            pass
+        else:
+            raise AssertionError("a watch link opens no seat")
+
+
+async def test_an_onlooker_in_the_thread_gets_a_watch_link_and_a_player_there_their_seat(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=WEB) as h:
+        table_id = await started(h, ANNA, [BERT])
+        thread = thread_of(h, table_id)
+        token = await h.command(CHRIS, "web", thread)  # in the table's thread, not at the table
+        [answer] = [r for r in h.responses_to(token) if r.ephemeral]
+        assert answer.content == t("web.watch_link", "nl", table=table_id)
+        [url] = link_buttons(answer.data["components"])
+        assert "t" not in parse_qs(urlsplit(url).query)
+        assert verify(WEB.secret, token_of(url, "watch"), TokenKind.WATCH, table_id).person == CHRIS.id
+        token = await h.command(BERT, "web", thread)  # a player in the same thread gets their seat
+        [answer] = [r for r in h.responses_to(token) if r.ephemeral]
+        [url] = link_buttons(answer.data["components"])
+        assert verify(WEB.secret, token_of(url), TokenKind.SEAT, table_id).person == BERT.id
+
+
+def play_here(components: list[dict[str, Any]]) -> list[str]:
+    return [c["custom_id"] for row in components for c in row.get("components", [])
+            if c.get("custom_id", "").startswith("kj:act:")]
+
+
+async def test_play_here_launches_the_activity_in_the_tables_thread_only(tmp_path: Path) -> None:
+    activity = replace(WEB, client_secret="harness-client-secret")
+    async with Harness(tmp_path / "k.sqlite3", web=activity) as h:
+        table_id = await started(h, ANNA, [BERT])
+        thread = thread_of(h, table_id)
+        for user in (BERT, CHRIS):  # a player, an onlooker: the Activity opens the seat or the public view
+            token = await h.command(user, "web", thread)
+            message = h.fake.messages[h.fake.originals[token]]
+            [custom_id] = play_here(message.components)
+            assert custom_id == f"kj:act:{table_id}"
+            token = await h.click(user, message, custom_id)
+            [callback] = [r for r in h.responses_to(token) if any_callback(r)]
+            assert callback.json is not None and callback.json["type"] == 12  # LAUNCH_ACTIVITY
+        # Outside the thread the Activity would find no table: no button, and an old one is refused.
+        token = await h.command(BERT, "web", CHANNEL_ID)
+        assert play_here(h.fake.messages[h.fake.originals[token]].components) == []
+        message.channel_id = CHANNEL_ID
+        token = await h.click(BERT, message, f"kj:act:{table_id}")
+        assert h.private_replies(token) == [t("web.no_activity_here", "en")]
+        assert all(r.json is None or r.json.get("type") != 12 for r in h.responses_to(token))
+
+
+async def test_no_play_here_without_the_activitys_login(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=WEB) as h:  # no client secret: the Activity cannot log in
+        table_id = await started(h, ANNA, [BERT])
+        token = await h.command(BERT, "web", thread_of(h, table_id))
+        message = h.fake.messages[h.fake.originals[token]]
+        assert link_buttons(message.components) and play_here(message.components) == []

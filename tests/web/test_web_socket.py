@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 from aiohttp import WSServerHandshakeError
-from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, web_config
+from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, watch_token, web_config
 
 from bot.tables.model import Actor
+from bot.texts.catalog import card_text, t
 from bot.web.tokens import TokenKind, sign
 from engine.cards import SEATS, Card, Seat, cards_of
 
@@ -59,19 +60,26 @@ async def lobby(r: Rig, humans: tuple[int, ...] = (), hands: int = 1, **changes:
 async def play_by_page(r: Rig, page: Socket, table_id: int, person: int) -> None:
     """The page plays the person's seat (first legal choice, claims declined) to the match's end."""
     table = r.service.get(table_id)
+    pace = 1 / web_config().frames_per_second
     while table.running:
         frame = await page.next(timeout=20)
         if frame["type"] != "state" or frame["version"] != table.version:
             continue
         me = frame["view"]["me"]
         if me["may_decline"]:
-            await page.send({"type": "decline", "version": frame["version"]})
+            sent = {"type": "decline", "version": frame["version"]}
         elif me["may_claim"]:  # declared roem: the page claims every trick its team may claim
-            await page.send({"type": "claim", "version": frame["version"]})
+            sent = {"type": "claim", "version": frame["version"]}
         elif me["my_turn"] and me["legal_cards"]:
-            await page.send({"type": "act", "version": frame["version"], "card": me["legal_cards"][0]})
+            sent = {"type": "act", "version": frame["version"], "card": me["legal_cards"][0]}
         elif me["my_turn"] and me["legal_calls"]:
-            await page.send({"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]})
+            sent = {"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]}
+        else:
+            continue
+        # The AI seats answer at once: a page clicking as fast as the states come would outrun its rate limit,
+        # which a person does not; this one keeps to it (and the test asserts it is never refused).
+        await asyncio.sleep(pace)
+        await page.send(sent)
 
 
 @pytest.mark.parametrize("roem", ["auto", "declared"])
@@ -81,7 +89,7 @@ async def test_a_page_playing_a_whole_match_never_gets_a_card_of_another_hand(ro
         page, watcher = await r.socket(), await r.socket()
         welcome, _ = await page.hello(token=seat_token(HOST, table_id))
         assert welcome["seat"] == "S"
-        await watcher.hello(watch=table_id)
+        await watcher.hello(watch=watch_token(table_id))
         await r.service.start(table_id, HOST)
         await asyncio.wait_for(play_by_page(r, page, table_id, HOST), 120)
         await page.drain()
@@ -130,6 +138,65 @@ async def test_forged_tampered_expired_and_wrong_kind_tokens_open_nothing() -> N
             assert state == {}
             await page.send({"type": "act", "version": 0, "call": "pass"})
             assert (await page.next())["code"] == "hello_first"
+
+
+async def test_watching_takes_a_watch_token_of_that_table_and_nothing_else() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        await r.service.start(table_id, HOST)
+        cases: dict[str, object] = {
+            "table id alone": table_id, "table id as text": str(table_id),
+            "forged": sign("another-secret-0123456789", 0, TokenKind.WATCH, table_id, ttl=60),
+            "expired": watch_token(table_id, ttl=-1),
+            "seat kind": seat_token(HOST, table_id),
+            "no table": sign(SECRET, 0, TokenKind.WATCH, None, ttl=60),
+        }
+        for name, watch in cases.items():
+            page = await r.socket()
+            answer, state = await page.hello(watch=watch)
+            assert answer["type"] == "error", name
+            assert answer["code"] == ("expired_token" if name == "expired" else "bad_token"), name
+            assert state == {}
+        # Nor does a watch token open a seat when it is sent as one.
+        page = await r.socket()
+        answer, _ = await page.hello(token=watch_token(table_id, HOST))
+        assert answer["code"] == "bad_token"
+
+
+async def test_a_watch_token_never_opens_a_seat_even_for_a_player_at_that_table() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        await r.service.start(table_id, HOST)
+        page = await r.socket()
+        welcome, state = await page.hello(watch=watch_token(table_id, HOST))  # made out to the host, who sits here
+        assert welcome["seat"] is None and "me" not in state["view"]
+        assert state["view"]["table"]["id"] == table_id
+        deals = [tuple(hand.deal) for hand in r.service.get(table_id).game.hands]
+        assert leaks([state], deals, None) == []
+        await page.send({"type": "hint"})
+        assert (await page.next("error"))["code"] == "watching"
+
+
+async def test_the_hint_names_a_legal_card_of_the_page_with_the_chats_words() -> None:
+    async with rig() as r:
+        table_id = await lobby(r)
+        page = await r.socket()
+        await page.hello(token=seat_token(HOST, table_id))
+        await r.service.start(table_id, HOST)
+        table = r.service.get(table_id)
+        while True:  # bid (the last call offered) until it is the page's turn to play a card
+            frame = await page.next("state", timeout=20)
+            me = frame["view"]["me"]
+            if frame["version"] != table.version or not me["my_turn"]:
+                continue
+            if me["legal_cards"]:
+                break
+            await page.send({"type": "act", "version": frame["version"], "call": me["legal_calls"][-1]})
+        await page.send({"type": "hint"})
+        hint = await page.next("hint", timeout=120)
+        assert hint["card"] in me["legal_cards"] and hint["call"] is None
+        # The chat's words for the same card: "Play J♥", and why.
+        assert hint["text"].startswith(t("hint.play_card", "en", card=card_text(Card.parse(hint["card"]), "en")))
 
 
 async def test_oversized_malformed_and_unknown_frames_get_an_error_and_change_nothing() -> None:
@@ -264,7 +331,7 @@ async def test_an_onlooker_cannot_act() -> None:
         table_id = await lobby(r)
         await r.service.start(table_id, HOST)
         page = await r.socket()
-        welcome, state = await page.hello(watch=table_id)
+        welcome, state = await page.hello(watch=watch_token(table_id))
         assert welcome["seat"] is None and "me" not in state["view"]
         await page.send({"type": "act", "version": state["version"], "call": "pass"})
         assert (await page.next("error"))["code"] == "watching"

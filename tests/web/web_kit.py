@@ -17,7 +17,7 @@ from bot.tables.model import TableSettings
 from bot.tables.service import ServiceConfig, TableService
 from bot.web.config import WebConfig
 from bot.web.server import WebServer
-from bot.web.tokens import SEAT_TTL, TokenKind, sign
+from bot.web.tokens import ANYONE, SEAT_TTL, WATCH_TTL, TokenKind, sign
 from engine.actions import Call
 from engine.cards import Card
 from engine.settings import Rules
@@ -123,3 +123,7 @@ async def rig(config: WebConfig | None = None, service: TableService | None = No
     finally:
         await client.close()
         await service.close()
+
+
+def watch_token(table: int, person: int = ANYONE, **kwargs: Any) -> str:
+    return sign(SECRET, person, TokenKind.WATCH, table, ttl=kwargs.pop("ttl", WATCH_TTL), **kwargs)

@@ -13,14 +13,14 @@ from bot import access
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import send_hand_ephemeral, table_here, user_table
+from bot.discord_app.handlers import activity_here, send_hand_ephemeral, table_here, user_table
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
-from bot.discord_app.views import browser_button
+from bot.discord_app.views import PlayHereButton, browser_button
 from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
-from bot.web.links import seat_link
+from bot.web.links import seat_link, watch_link
 from engine.cards import Card
 
 
@@ -109,18 +109,28 @@ class Play(KlaverjasCog):
 
     @app_commands.command(name=_("web"), description=_("Open your seat at the table in a browser"))
     async def web(self, interaction: discord.Interaction[Any]) -> None:
-        """A link (ephemeral: it is this person's alone) to their seat on the web table."""
+        """A link (ephemeral: it is this person's alone) to their seat on the web table; to someone who does not
+        sit at this thread's table, a link to its public view (what the thread shows them already)."""
         lang = user_lang(interaction)
-        if self.bot.web is None:
+        web = self.bot.web
+        if web is None:
             await reply(interaction, t("web.not_configured", lang))
             return
-        table = user_table(self.bot, interaction)  # seated, at a table of this server: else refused
+        person = interaction.user.id
+        table = table_here(self.bot, interaction)  # this thread's table, else their seat's, of this server only
         view = discord.ui.View(timeout=None)
-        view.add_item(browser_button(seat_link(self.bot.web, table.id, interaction.user.id), lang))
+        if access.private_seat(table, person) is not None:
+            view.add_item(browser_button(seat_link(web, table.id, person), lang))
+            text = t("web.link", lang, table=table.id)
+        else:
+            view.add_item(browser_button(watch_link(web, table.id, person), lang, "button.watch_browser"))
+            text = t("web.watch_link", lang, table=table.id)
+        if activity_here(web, table, interaction.channel_id):  # the Activity, right in this thread
+            view.add_item(PlayHereButton(table.id, lang))
         try:
-            await reply(interaction, t("web.link", lang, table=table.id), view=view)
+            await reply(interaction, text, view=view)
         finally:
-            view.stop()  # a link button sends no clicks: nothing to listen for
+            view.stop()  # clicks reach the bot's registered items (bot.discord_app.clicks), not this view
 
 
 async def setup(bot: KlaverjasBot) -> None:
