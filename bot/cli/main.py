@@ -177,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--rollouts", type=words.whole_number(1), default=None, metavar="N",
                       help="mc's roll-outs a card, at least 1 (default: 1000)")
     duel.add_argument("--paired-with", type=players, default=None, metavar="V",
-                      help="compare A with V, each against B on the same deals and decision seeds (see below)")
+                      help="compare A with V, each against B on the same deals and decision seeds (see below; "
+                           "default: no comparison)")
 
     bot = command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
     bot.add_argument("--shards", default=None, metavar="IDS",
