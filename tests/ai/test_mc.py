@@ -16,6 +16,7 @@ from bot.cli.duel import run_duel
 from bot.cli.main import build_parser
 from engine.actions import SUIT_CALLS, Deal
 from engine.ai.base import Player
+from engine.ai.bench import bench_mc
 from engine.ai.duel import paired_duel
 from engine.ai.mc import BIDDING_HEURISTIC, MonteCarloPlayer
 from engine.ai.players import make_player
@@ -219,3 +220,10 @@ def test_cli_paired_with_json() -> None:
     data = json.loads(out.getvalue())
     assert data["variant"] == "heuristic" and data["diff_per_hand"] == 0
     assert data["a_vs_b"]["a_stats"]["nat_rate"] == data["variant_vs_b"]["a_stats"]["nat_rate"]
+
+
+def test_bench_ai_times_mc_decisions() -> None:
+    figures = bench_mc(0.0)  # one hand
+    assert figures["mc_hands"] == 1 and isinstance(figures["mc_card_decisions"], int)
+    assert figures["mc_card_decisions"] > 0 and figures["mc_rollouts_setting"] == 1000
+    assert {"mc_card_median_ms", "mc_card_p95_ms", "mc_call_median_ms"} <= set(figures)
