@@ -59,7 +59,8 @@ Every deal is played twice with the seats swapped, so the luck of the cards canc
 points per hand minus B's with a 95% confidence interval, and the nat and play rates.
 --paired-with V also plays V against B on the same deals, every player made afresh for each decision
 and seeded by what its seat sees, so A and V (and B) decide alike wherever they face the same
-situation; prints both duels and A minus V, paired, with its interval.
+situation (the strong player with --untimed: its time cap follows the clock); prints both duels and
+A minus V, paired, with its interval.
 exit status: 0, or 2 for a bad option."""
 
 

@@ -145,8 +145,8 @@ class MonteCarloPlayer:
         return DECK[best]
 
     def _bid(self, view: SeatView) -> Call:
-        """Each trump the seat may name, played out from full deals as the playing team; the best if its mean
-        settled score beats 0, else pass (when passing is allowed)."""
+        """Each trump the seat may name, played out from full deals as the playing team (the elder hand leading);
+        the best if its mean settled score beats ``bid_margin``, else pass (when passing is allowed)."""
         legal = view.legal
         assert view.dealer is not None
         if Call.PLAY in legal:
