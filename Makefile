@@ -26,6 +26,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@# Compile the AI's numba core ahead (cached on disk), so no first move waits for it.
 	$(BIN)/python -c "from engine.ai.pimc import warm_up; warm_up()"
+	$(BIN)/python -c "from engine.ai.mc import warm_up; warm_up()"
 	touch $(STAMP)
 
 install: $(STAMP) web

@@ -60,6 +60,10 @@ The rules of every setting: {DOCS}/rules.md"""
 DUEL_EPILOG = """\
 Every deal is played twice with the seats swapped, so the luck of the cards cancels out. Prints A's
 points per hand minus B's with a 95% confidence interval, and the nat and play rates.
+--paired-with V also plays V against B on the same deals, every player made afresh for each decision
+and seeded by what its seat sees, so A and V (and B) decide alike wherever they face the same
+situation (the strong player with --untimed: its time cap follows the clock); prints both duels and
+A minus V, paired, with its interval.
 exit status: 0, or 2 for a bad option."""
 
 
@@ -179,6 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--untimed", action="store_true",
                       help="the strong player without its time cap, its node budgets alone: the same result on "
                            "any machine, however busy")
+    duel.add_argument("--rollouts", type=words.whole_number(1), default=None, metavar="N",
+                      help="mc's roll-outs a card, at least 1 (default: 1000)")
+    duel.add_argument("--paired-with", type=players, default=None, metavar="V",
+                      help="compare A with V, each against B on the same deals and decision seeds (see below; "
+                           "default: no comparison)")
 
     bot = command("bot", "run the Discord bot (needs DISCORD_TOKEN)", bot_epilog())
     bot.add_argument("--shards", default=None, metavar="IDS",

@@ -39,7 +39,7 @@ from engine.actions import CALLS, Call, Claim, Decline
 from engine.ai.base import Player
 from engine.ai.claims import claim_for
 from engine.ai.hints import hint, strong_player
-from engine.ai.players import UnknownPlayerError, find_player_kind
+from engine.ai.players import PlayerOptions, UnknownPlayerError, find_player_kind
 from engine.cards import SEATS, Card, Seat, Suit, Team
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
 from engine.events import (
@@ -102,7 +102,7 @@ class TerminalGame:
         for seat in SEATS:
             if seat is HUMAN and not self.auto:
                 continue
-            self.players[seat] = kind.build(self.seed * 4 + seat, True)
+            self.players[seat] = kind.build(self.seed * 4 + seat, PlayerOptions())
         if self.show_hints and not self.auto:
             self.hint_player = strong_player(self.seed)
 

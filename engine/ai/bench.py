@@ -5,7 +5,8 @@ Solver: random deals and trumps (rotterdam), solved from the first lead, and fro
 pimc players at default settings, every decision timed (forced single-card plays included, as a
 table sees them); ``pimc_fallback_share``: of the card decisions with a choice, the share where too
 few deals were solved and the heuristic decided; ``pimc_horizon_share``: those searched to a trick horizon
-because too few deals could be solved exactly. Deals come from a fixed seed, so runs are comparable.
+because too few deals could be solved exactly. mc (``bench_mc``): whole hands by four mc players, its card
+decisions with a choice and its calls timed apart. Deals come from a fixed seed, so runs are comparable.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import time
 
 from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.mc import MonteCarloPlayer
+from engine.ai.mc import warm_up as mc_warm_up
 from engine.ai.pimc import PimcPlayer, SeededRandom, warm_up
 from engine.ai.review_summary import accuracy
 from engine.ai.solver import DoubleDummy, pit_state
@@ -126,14 +129,57 @@ def bench_pimc(seconds: float) -> dict[str, object]:
     }
 
 
+def bench_mc(seconds: float) -> dict[str, object]:
+    """mc's decision times: whole hands (draaien) by four mc players at default settings; cards with a choice
+    (each ``rollouts`` roll-outs a card) and calls (roll-outs of every trump it may name) apart."""
+    rng = SeededRandom(7)
+    players = [MonteCarloPlayer(seed=i) for i in range(4)]
+    cards: list[float] = []
+    calls: list[float] = []
+    hands = 0
+    stop = time.perf_counter() + seconds
+    while time.perf_counter() < stop or hands < 1:
+        game = Game(Rules().with_changes(length="1", bidding="draaien"))
+        game.deal_random(rng, Seat.N)
+        while game.phase in (Phase.BIDDING, Phase.PLAY, Phase.TURN_UP):
+            if game.phase is Phase.TURN_UP:
+                game.turn_up_random(rng)
+                continue
+            seat = game.to_act
+            assert seat is not None
+            view = seat_view(game, seat)
+            start = time.perf_counter()
+            action = players[seat].choose(view)
+            elapsed = (time.perf_counter() - start) * 1000.0
+            if game.phase is Phase.BIDDING:
+                calls.append(elapsed)
+            elif len(view.legal) > 1:
+                cards.append(elapsed)
+            game.apply(action, seat)
+        hands += 1
+    return {
+        "mc_hands": hands,
+        "mc_card_decisions": len(cards),
+        "mc_card_mean_ms": round(sum(cards) / max(1, len(cards)), 2),
+        "mc_card_median_ms": _percentile(cards, 0.5),
+        "mc_card_p95_ms": _percentile(cards, 0.95),
+        "mc_card_max_ms": _percentile(cards, 1.0),
+        "mc_call_median_ms": _percentile(calls, 0.5),
+        "mc_call_p95_ms": _percentile(calls, 0.95),
+        "mc_rollouts_setting": players[0].rollouts,
+    }
+
+
 def bench_ai(seconds: float | None) -> dict[str, object]:
-    """Solver and pimc timings; ``seconds`` is the time spent on each of the two measurements."""
+    """Solver, pimc and mc timings; ``seconds`` is the time spent on each of the three measurements."""
     budget = seconds if seconds is not None else _DEFAULT_SECONDS
     start = time.perf_counter()
     warm_up()
+    mc_warm_up()
     result: dict[str, object] = {"warm_up_ms": round((time.perf_counter() - start) * 1000.0, 1)}
     result.update(bench_solver(budget))
     result.update(bench_pimc(budget))
+    result.update(bench_mc(budget))
     return result
 
 

@@ -5,6 +5,11 @@ N+S in the first game and E+W in the second, so the luck of the cards cancels ou
 difference per deal measures skill. A deal is one hand (bidding and play), scored by the hand's
 settlement. The work per deal is a pure function of (players, rules, seed, index), so results do
 not depend on how the deals are spread over processes; ``duel`` takes the ``map`` to use.
+
+``paired_duel`` compares two players A and V by their duels against one opponent B on the same deals: every
+player is made afresh for each decision, seeded by its seat's seed and what it sees (``situation_seed``), so
+wherever A and V face the same situation they (and B) decide alike, and the deal's two differences differ only
+by what A and V did differently. A player paired with itself scores exactly 0.
 """
 
 from __future__ import annotations
@@ -14,17 +19,19 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
+from engine.actions import Choice
 from engine.ai.base import Player
-from engine.ai.players import make_player
+from engine.ai.players import make_player, situation_seed
 from engine.cards import SEATS, Team
 from engine.events import HandSettled, TrumpChosen
 from engine.game import Game, Phase, random_deal
 from engine.randomness import SeededRandom
 from engine.settings import Rules
-from engine.view import seat_view
+from engine.view import SeatView, seat_view
 
 PlayerFactory = Callable[[int], Player]  # seed -> player
 MapFn = Callable[[Callable[[int], "DealOutcome"], Iterable[int]], Iterator["DealOutcome"]]
+PairedMapFn = Callable[[Callable[[int], "PairedOutcome"], Iterable[int]], Iterator["PairedOutcome"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +168,19 @@ def play_deal(make_a: PlayerFactory, make_b: PlayerFactory, rules: Rules, seed: 
     return DealOutcome(index, (games[0], games[1]))
 
 
-def summarize(a: str, b: str, seed: int, rules: Rules, outcomes: list[DealOutcome]) -> DuelResult:
-    n = len(outcomes)
-    diffs = [o.diff for o in outcomes]
+def _interval(diffs: list[float]) -> tuple[float, tuple[float, float], float]:
+    """The mean, its 95% interval and the standard deviation of per-deal differences."""
+    n = len(diffs)
     mean = sum(diffs) / n if n else 0.0
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
     stdev = math.sqrt(var)
     half = 1.96 * stdev / math.sqrt(n) if n else 0.0
+    return mean, (mean - half, mean + half), stdev
+
+
+def summarize(a: str, b: str, seed: int, rules: Rules, outcomes: list[DealOutcome]) -> DuelResult:
+    n = len(outcomes)
+    mean, ci95, stdev = _interval([o.diff for o in outcomes])
     games = [g for o in outcomes for g in o.games]
 
     def side(is_a: bool) -> SideStats:
@@ -176,7 +189,7 @@ def summarize(a: str, b: str, seed: int, rules: Rules, outcomes: list[DealOutcom
                          nat=sum(1 for g in mine if g.nat),
                          pit=sum(1 for g in games if (g.pit_a if is_a else g.pit_b)))
 
-    return DuelResult(a, b, seed, rules, n, mean, (mean - half, mean + half), stdev, side(True), side(False))
+    return DuelResult(a, b, seed, rules, n, mean, ci95, stdev, side(True), side(False))
 
 
 def duel(a: str, b: str, deals: int, seed: int = 1, rules: Rules | None = None, map_fn: MapFn | None = None,
@@ -192,3 +205,77 @@ def duel(a: str, b: str, deals: int, seed: int = 1, rules: Rules | None = None, 
     runner: MapFn = map_fn or map
     outcomes = sorted(runner(work, range(deals)), key=lambda o: o.index)
     return summarize(a, b, seed, rules, outcomes)
+
+
+@dataclass(slots=True)
+class Reseeded:
+    """A player made afresh by ``factory`` for each decision, seeded by ``seed`` and what the seat sees."""
+
+    factory: PlayerFactory
+    seed: int
+    name: str = "reseeded"
+
+    def choose(self, view: SeatView) -> Choice:
+        return self.factory(situation_seed(self.seed, view)).choose(view)
+
+
+def reseeded(factory: PlayerFactory) -> PlayerFactory:
+    """``factory``'s players, each reseeded for every decision (``Reseeded``)."""
+    return partial(Reseeded, factory)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedOutcome:
+    index: int
+    first: DealOutcome  # A against B
+    second: DealOutcome  # V against B
+
+    @property
+    def diff(self) -> float:
+        """A minus V per hand: (A minus B) minus (V minus B)."""
+        return self.first.diff - self.second.diff
+
+
+@dataclass(frozen=True, slots=True)
+class PairedResult:
+    first: DuelResult  # A against B
+    second: DuelResult  # V against B
+    diff_per_hand: float
+    ci95: tuple[float, float]
+    stdev: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"a": self.first.a, "variant": self.second.a, "b": self.first.b, "seed": self.first.seed,
+                "deals": self.first.deals, "diff_per_hand": round(self.diff_per_hand, 3),
+                "ci95": [round(self.ci95[0], 3), round(self.ci95[1], 3)], "stdev": round(self.stdev, 3),
+                "a_vs_b": self.first.to_dict(), "variant_vs_b": self.second.to_dict()}
+
+    def describe(self) -> str:
+        low, high = self.ci95
+        a, v, b = self.first.a, self.second.a, self.first.b
+        return "\n".join([
+            self.first.describe(), self.second.describe(),
+            f"{a} minus {v}, paired (each against {b} on the same deals, every decision seeded by what the seat "
+            f"sees): {self.diff_per_hand:+.1f} points per hand (95% interval {low:+.1f} .. {high:+.1f})"])
+
+
+def play_paired_deal(make_a: PlayerFactory, make_v: PlayerFactory, make_b: PlayerFactory, rules: Rules, seed: int,
+                     index: int) -> PairedOutcome:
+    opponent = reseeded(make_b)
+    return PairedOutcome(index, play_deal(reseeded(make_a), opponent, rules, seed, index),
+                         play_deal(reseeded(make_v), opponent, rules, seed, index))
+
+
+def paired_duel(a: str, variant: str, b: str, deals: int, seed: int = 1, rules: Rules | None = None,
+                map_fn: PairedMapFn | None = None, make_a: PlayerFactory | None = None,
+                make_v: PlayerFactory | None = None, make_b: PlayerFactory | None = None) -> PairedResult:
+    """A against B and ``variant`` against B on the same ``deals`` deals, each decision reseeded (see the module);
+    the paired difference is A's minus the variant's. ``map_fn`` and the factories as for ``duel``."""
+    rules = rules or Rules()
+    work = partial(play_paired_deal, make_a or partial(make_player, a), make_v or partial(make_player, variant),
+                   make_b or partial(make_player, b), rules, seed)
+    runner: PairedMapFn = map_fn or map
+    outcomes = sorted(runner(work, range(deals)), key=lambda o: o.index)
+    mean, ci95, stdev = _interval([o.diff for o in outcomes])
+    return PairedResult(summarize(a, b, seed, rules, [o.first for o in outcomes]),
+                        summarize(variant, b, seed, rules, [o.second for o in outcomes]), mean, ci95, stdev)

@@ -2,7 +2,8 @@
 turns a kind's name into a ``Player``.
 
 Kinds: ``random`` (any legal action), ``heuristic`` (rule-based), ``pimc`` (the strong player, ``engine.ai.pimc``),
-and the table levels (``engine.settings.Level``) ``easy`` (the heuristic with people's mistakes,
+``mc`` (a Monte Carlo sparring partner with random-ish roll-outs, ``engine.ai.mc``), and the table levels
+(``engine.settings.Level``) ``easy`` (the heuristic with people's mistakes,
 ``engine.ai.easy``), ``normal`` (heuristic) and ``hard`` (pimc).
 """
 
@@ -22,8 +23,8 @@ from engine.randomness import RandomSource, make_rng
 from engine.settings import Level
 from engine.view import SeatView
 
-__all__ = ["LEVELS", "PLAYER_KINDS", "Level", "PlayerKind", "RandomPlayer", "UnknownPlayerError", "find_player_kind",
-           "make_player", "situation_seed"]
+__all__ = ["LEVELS", "PLAYER_KINDS", "Level", "PlayerKind", "PlayerOptions", "RandomPlayer", "UnknownPlayerError",
+           "find_player_kind", "make_player", "situation_seed"]
 
 
 class UnknownPlayerError(KlaverjasError):
@@ -60,32 +61,51 @@ def situation_seed(seed: int, view: SeatView) -> int:
     return int.from_bytes(digest, "big") >> 2  # positive, and within the 62 bits every player's generator takes
 
 
-def _strong_player(seed: int, timed: bool) -> Player:
+@dataclass(frozen=True, slots=True)
+class PlayerOptions:
+    """What a player kind may be told besides its seed. ``timed``: the strong player keeps its time cap (see
+    ``make_player``); ``rollouts``: mc's roll-outs a card (None: its default)."""
+
+    timed: bool = True
+    rollouts: int | None = None
+
+
+def _strong_player(seed: int, options: PlayerOptions) -> Player:
     # Imported when a strong player is made: it pulls in numba and the solver, which the text catalog, the
     # command line's other commands and the bot's front end never need.
     from engine.ai.pimc import PimcPlayer
 
-    return PimcPlayer(seed=seed, timed=timed)
+    return PimcPlayer(seed=seed, timed=options.timed)
+
+
+def _mc_player(seed: int, options: PlayerOptions) -> Player:
+    from engine.ai.mc import MonteCarloPlayer  # numba, as the strong player
+
+    if options.rollouts is None:
+        return MonteCarloPlayer(seed=seed)
+    return MonteCarloPlayer(seed=seed, rollouts=options.rollouts)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerKind:
-    """One kind of AI player: its name, how it is made (``build(seed, timed)``), and what it does (for the
+    """One kind of AI player: its name, how it is made (``build(seed, options)``), and what it does (for the
     command line's help). ``level``: a table offers it under this name (its words are the catalog's)."""
 
     name: str
-    build: Callable[[int, bool], Player]
+    build: Callable[[int, PlayerOptions], Player]
     about: str
     level: bool = False
 
 
 PLAYER_KINDS: tuple[PlayerKind, ...] = (
-    PlayerKind("random", lambda seed, timed: RandomPlayer(seed), "any legal action"),
-    PlayerKind("heuristic", lambda seed, timed: HeuristicPlayer(seed=seed, name="heuristic"),
+    PlayerKind("random", lambda seed, options: RandomPlayer(seed), "any legal action"),
+    PlayerKind("heuristic", lambda seed, options: HeuristicPlayer(seed=seed, name="heuristic"),
                "rule-based (the normal level)"),
     PlayerKind("pimc", _strong_player, "the strong player (the hard level)"),
-    PlayerKind(Level.EASY.value, lambda seed, timed: EasyPlayer(seed=seed, name="easy"), "", level=True),
-    PlayerKind(Level.NORMAL.value, lambda seed, timed: HeuristicPlayer(seed=seed, name="normal"), "", level=True),
+    PlayerKind("mc", _mc_player, "Monte Carlo with random-ish roll-outs, a sparring partner"),
+    PlayerKind(Level.EASY.value, lambda seed, options: EasyPlayer(seed=seed, name="easy"), "", level=True),
+    PlayerKind(Level.NORMAL.value, lambda seed, options: HeuristicPlayer(seed=seed, name="normal"), "",
+               level=True),
     PlayerKind(Level.HARD.value, _strong_player, "", level=True),
 )
 LEVELS = tuple(level.value for level in Level)
@@ -101,10 +121,11 @@ def find_player_kind(name: str) -> PlayerKind:
         f"unknown player {name!r}: choose one of {', '.join(kind.name for kind in PLAYER_KINDS)}")
 
 
-def make_player(kind: str, seed: int = 0, *, timed: bool = True) -> Player:
+def make_player(kind: str, seed: int = 0, *, timed: bool = True, rollouts: int | None = None) -> Player:
     """A player of the given kind or level, seeded for reproducible play.
 
     ``timed=False``: the strong player's work is bounded by its node budget alone, without the time cap that
     keeps a busy machine's decisions short; its choice then depends on the seed and the view only, on any
-    machine and under any load (tournament tables need that)."""
-    return find_player_kind(kind).build(seed, timed)
+    machine and under any load (tournament tables need that). ``rollouts``: mc's roll-outs a card (None: its
+    default; other kinds ignore it)."""
+    return find_player_kind(kind).build(seed, PlayerOptions(timed=timed, rollouts=rollouts))

@@ -120,7 +120,8 @@ def test_make_player_kinds_and_levels() -> None:
     easy = make_player("easy", 1)
     assert isinstance(normal, HeuristicPlayer) and normal.noise == 0
     assert isinstance(easy, EasyPlayer) and easy.noise == 0  # people's mistakes, not random cards
-    assert {kind.name for kind in PLAYER_KINDS} == {"random", "heuristic", "pimc", "easy", "normal", "hard"}
+    assert {kind.name for kind in PLAYER_KINDS} == {"random", "heuristic", "pimc", "mc", "easy", "normal",
+                                                      "hard"}
     with pytest.raises(UnknownPlayerError, match="unknown player 'genius'"):
         make_player("genius", 1)
 
