@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from engine.ai.base import play_keyed
 from engine.ai.duel import _mix
 from engine.ai.players import make_player
 from engine.ai.review import review_match
 from engine.ai.review_summary import ACCURATE_WITHIN, DecisionReview
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.randomness import SeededRandom
 from engine.settings import Rules
-from engine.view import seat_view
 
 KINDS = ("random", "easy", "normal", "hard")
 # Kinds by seat (N, E, S, W) before rotating: N and S are partners, so these are the three partnerships.
@@ -61,22 +61,8 @@ def play_match(seed: int, match: int, hands: int) -> tuple[Game, list[int | None
     player key (the seat; None for chance's deals and turned suits)."""
     kinds = seating(match)
     players = [make_player(kinds[seat], _mix(seed, match, 10 + seat), timed=False) for seat in range(4)]
-    rng = SeededRandom(_mix(seed, match, 1))
     game = Game(Rules().with_changes(length=str(hands)))
-    keys: list[int | None] = []
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DEAL:
-            game.deal_random(rng)
-            keys.append(None)
-        elif game.phase is Phase.TURN_UP:
-            game.turn_up_random(rng)
-            keys.append(None)
-        else:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(players[seat].choose(seat_view(game, seat)), seat)
-            keys.append(int(seat))
-    assert len(keys) == len(game.actions), "one key per action"
+    keys = play_keyed(game, players, SeededRandom(_mix(seed, match, 1)))
     return game, keys
 
 

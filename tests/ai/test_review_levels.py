@@ -9,7 +9,13 @@ from collections import Counter
 import pytest
 
 from bot.cli.main import main
+from engine.actions import Deal, TurnUp
+from engine.ai.base import play_keyed
+from engine.ai.players import RandomPlayer
 from engine.ai.review_levels import KINDS, ratio_interval, seating
+from engine.game import Game, Phase
+from engine.randomness import SeededRandom
+from engine.settings import Rules
 
 
 def test_each_level_sits_in_every_seat_and_partners_every_other_level() -> None:
@@ -42,3 +48,19 @@ def test_the_levels_benchmark_prints_every_levels_figures_with_intervals(capsys:
             assert low <= figures[name]["value"] <= high
         assert 0 <= figures["accuracy"]["value"] <= 1 and figures["cost_per_card"]["value"] >= 0
     assert sum(figures["cards"] for figures in result["kinds"].values()) > 0
+
+
+def test_a_keyed_match_names_the_seat_of_every_choice_and_no_one_for_chance() -> None:
+    # Draaien, so chance turns suits as well as dealing; a whole match of two hands.
+    game = Game(Rules().with_changes(bidding="draaien", length="2"))
+    players = [RandomPlayer(seed) for seed in range(4)]
+    keys = play_keyed(game, players, SeededRandom(7))
+    assert game.phase is Phase.OVER and len(keys) == len(game.actions)
+    replay = Game(game.rules)
+    for action, key in zip(game.actions, keys, strict=True):
+        chance = isinstance(action, Deal | TurnUp)
+        assert (key is None) is chance
+        if not chance:
+            assert key == replay.to_act
+        replay.apply(action)
+    assert any(isinstance(action, TurnUp) for action in game.actions)
