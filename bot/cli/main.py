@@ -37,7 +37,8 @@ review prints review_hand_s (seconds to review one hand of four humans on one co
 rests on and the settings; see engine/ai/review.py. review --levels plays matches between the AI levels
 random, easy, normal and hard (untimed; seats rotated), reviews every call and card as a person's, and
 prints per level: decisions, cost_per_card, cost_per_call and accuracy (the review's headline), each
-figure with a 95% interval; see engine/ai/review_levels.py.
+figure with a 95% interval, and ahead_of: its accuracy above the level before it, with a 95% interval
+paired by match; see engine/ai/review_levels.py.
 load prints tables, interactions_per_s, p50_ms and p99_ms (an interaction's arrival to its first answer),
 loop_lag_p99_ms (event-loop lag while AI players think), mb_per_table, db_kb_per_match,
 requests_per_trick, global_requests_per_trick (those that count against Discord's global limit of 50 a

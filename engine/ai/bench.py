@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from engine import rulebook
+from engine.ai.base import play_keyed
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.mc import MonteCarloPlayer
 from engine.ai.mc import warm_up as mc_warm_up
@@ -186,19 +187,9 @@ def bench_ai(seconds: float | None) -> dict[str, object]:
 def review_game(hands: int, seed: int) -> tuple[Game, list[int | None]]:
     """A match of ``hands`` hands by four stand-in humans (the heuristic with a tenth of its decisions at
     random, so there are mistakes to find), and each action's player key (the seat; None for chance)."""
-    rng = SeededRandom(seed)
     humans = [HeuristicPlayer(noise=0.1, seed=seed + i) for i in range(4)]
     game = Game(Rules().with_changes(length=str(hands)))
-    players: list[int | None] = []
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DEAL:
-            game.deal_random(rng)
-            players.append(None)
-            continue
-        seat = game.to_act
-        assert seat is not None
-        game.apply(humans[seat].choose(seat_view(game, seat)), seat)
-        players.append(int(seat))
+    players = play_keyed(game, humans, SeededRandom(seed))
     return game, players
 
 
