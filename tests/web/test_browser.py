@@ -27,7 +27,7 @@ from bot.tables.model import ReviewStatus, StoredReview, Table, TableSettings
 from bot.tables.service import ServiceConfig, TableService
 from bot.web.config import WebConfig
 from bot.web.server import STATIC, WebServer
-from bot.web.tokens import REPLAY_TTL, SEAT_TTL, TokenKind, sign
+from bot.web.tokens import ANYONE, REPLAY_TTL, SEAT_TTL, WATCH_TTL, TokenKind, sign
 from engine.actions import Call
 from engine.ai.review_summary import DecisionReview, MatchReview
 from engine.cards import SEATS, Card, Seat, cards_of
@@ -354,7 +354,8 @@ async def test_four_pages_play_a_match_in_english_with_an_onlooker(tmp_path: Pat
         await open_table(r, 4)
         views = [PHONE, DESKTOP, PHONE, DESKTOP]
         pages = [await r.seat_page(person, view) for person, view in zip(PEOPLE, views, strict=True)]
-        onlooker = await r.open(f"watch={r.table_id}", None, DESKTOP)
+        watch = sign(SECRET, ANYONE, TokenKind.WATCH, r.table_id, ttl=WATCH_TTL)  # the table message's link
+        onlooker = await r.open(f"watch={watch}", None, DESKTOP)
         await onlooker.page.wait_for_selector("#app[data-version]")
         texts = await texts_of(pages[0])
         await check_card_names(pages[0], texts)

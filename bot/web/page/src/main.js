@@ -1,4 +1,4 @@
-// How the page was opened decides what it shows: a signed link (?t=), a public view (?watch=), a replay
+// How the page was opened decides what it shows: a signed link (?t=), a public view (?watch=, a signed watch token), a replay
 // (?replay=) or a Discord Activity launch (?frame_id=&instance_id=...).
 import { authenticateActivity, launchedAsActivity } from "./activity.js";
 import { h } from "./dom.js";
@@ -34,7 +34,7 @@ async function start() {
   if (params.get("t")) {
     play({ token: params.get("t") });
   } else if (params.get("watch")) {
-    play({ watch: Number(params.get("watch")) });
+    play({ watch: params.get("watch") });  // a signed watch token, not a table id
   } else if (params.get("replay")) {
     await showReplay(root, params.get("replay"));
   } else if (launchedAsActivity(params)) {
