@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from harness import Harness, StoredMessage, User
-from test_delivery import wait_for
 from test_discord import ANNA, BERT
-from test_scenarios import CHRIS, EVA, bot_of, started, thread_of, with_button
+from test_scenarios import CHRIS, EVA, bot_of, started, thread_of, wait_for, with_button
 
 from bot.store.codec import encode_action
 from bot.store.sqlite import SqliteStore, migrations

@@ -17,7 +17,7 @@ import pytest
 from faults import FaultyDiscord, edits_of, missing_permissions, posts_in, rate_limited, server_error, with_buttons
 from harness import CHANNEL_ID, Harness, Request, StoredMessage, User, discord_error, next_id
 from test_discord import ANNA, BERT, CHRIS, SEED, lobby, open_table, play_to_end, play_turn
-from test_scenarios import EVA, bot_of, started, thread_of, until, with_button
+from test_scenarios import EVA, bot_of, started, thread_of, until, wait_for, with_button
 
 from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
 from bot.tables.model import Actor, Delivery, Table, TableStatus
@@ -192,17 +192,6 @@ async def act_for(h: Harness, table: Table, users: list[User], condition: Callab
 def answered(h: Harness, token: str) -> bool:
     """The click was acknowledged (a deferred update, or the clicked message's update: Discord shows no failure)."""
     return any(r.json is not None and r.json.get("type") in (6, 7) for r in h.responses_to(token))
-
-
-async def wait_for(h: Harness, condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    """Real time passes (turn timers); the bot settles in between and after."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not condition():
-        assert loop.time() < deadline, "timed out"
-        await h.settle()
-        await asyncio.sleep(0.02)
-    await h.settle()
 
 
 # ------------------------------------------------------------------ a stalled Discord
