@@ -8,6 +8,7 @@ beside the gateway when the web table is configured, tests start it on a test se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -23,7 +24,7 @@ from bot.texts.catalog import error_text
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame
-from bot.web.sessions import RateLimit, Session, WebHub
+from bot.web.sessions import CLOSE_GOING_AWAY, RateLimit, Session, WebHub
 from bot.web.tokens import SESSION_TTL, TokenError, TokenKind, sign, verify
 from engine.record import export_record
 
@@ -36,6 +37,7 @@ WS_READ_LIMIT = 64 * 1024
 OAUTH_TIMEOUT = ClientTimeout(total=10)
 EXCHANGES_PER_SECOND = 5.0  # Activity logins a second, all together: far more than people open Activities
 EXCHANGE_BURST = 50
+SHUTDOWN_WAIT = 3.0  # seconds the pages get to answer the going-away close before the server stops anyway
 
 NOT_BUILT = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Klaverjas</title></head>
@@ -95,6 +97,7 @@ class WebServer:
         app.router.add_get("/api/replay", self.replay)
         app.router.add_get("/", self.index)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*}", self.asset)
+        app.on_shutdown.append(self._shutdown)
         app.on_cleanup.append(self._cleanup)
         return app
 
@@ -114,9 +117,18 @@ class WebServer:
             await self._runner.cleanup()
             self._runner = None
 
+    async def _shutdown(self, app: web.Application) -> None:
+        # Before aiohttp waits for the open handlers (a socket's lasts as long as its page stays): otherwise every
+        # open page held a restart up for aiohttp's whole shutdown timeout.
+        sessions = list(self._sessions)
+        for session in sessions:
+            session.end(CLOSE_GOING_AWAY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(s.ended() for s in sessions)), SHUTDOWN_WAIT)
+
     async def _cleanup(self, app: web.Application) -> None:
-        for session in list(self._sessions):
-            session.end(1001)
+        for session in list(self._sessions):  # one that opened during the shutdown
+            session.end(CLOSE_GOING_AWAY)
         if self._http is not None:
             await self._http.close()
             self._http = None

@@ -43,6 +43,7 @@ Close = Callable[[int], Awaitable[None]]
 CLOSE_REVOKED = 4003  # the seat is no longer the person's
 CLOSE_ABUSE = 4008  # far over the rate limit, or too slow to take its frames
 CLOSE_NO_HELLO = 4001  # no successful hello in time
+CLOSE_GOING_AWAY = 1001  # the server stops (a restart): the page reconnects to the next one
 
 # The catalog texts the page shows, sent in the person's language with the welcome (the page holds no catalog).
 PAGE_TEXTS = ("button.pass", "button.play", "button.roem", "button.no_roem", "button.back", "web.your_turn",
@@ -203,6 +204,12 @@ class Session:
         with contextlib.suppress(Exception):
             await self._sender
             await self._close(code)
+
+    async def ended(self) -> None:
+        """Wait until the close that ``end`` started is done (the page answered it, or gave up)."""
+        if self._closing is not None:
+            with contextlib.suppress(Exception):
+                await self._closing
 
     def end_unless_welcomed(self) -> None:
         if self.table_id is None:

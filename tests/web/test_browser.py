@@ -183,12 +183,7 @@ class Rig:
     async def restart(self) -> None:
         """The bot stops and starts again on the same store and port: a new service restores the tables."""
         config = self.server.config
-        # The sockets first: the server's own shutdown ends them only after aiohttp's wait for open handlers.
-        for sessions in list(self.server.hub.sessions.values()):
-            for session in list(sessions):
-                session.end(1012)
-        await asyncio.sleep(0.1)
-        await self.server.close()
+        await self.server.close()  # tells every page the server goes away: they reconnect to the next one
         await self.service.close()
         self.service = TableService(self.store, self.timing, choose=first_legal)
         await self.service.restore()
