@@ -94,6 +94,7 @@ class WebServer:
         app = web.Application(middlewares=[security_headers], client_max_size=16 * 1024)
         app.router.add_get("/ws", self.socket)
         app.router.add_post("/api/token", self.exchange)
+        app.router.add_get("/api/config", self.public_config)
         app.router.add_get("/api/replay", self.replay)
         app.router.add_get("/", self.index)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*}", self.asset)
@@ -155,6 +156,13 @@ class WebServer:
         if self._http is None:
             self._http = ClientSession(timeout=OAUTH_TIMEOUT)
         return self._http
+
+    async def public_config(self, request: web.Request) -> web.Response:
+        """The application id, for the Activity's SDK when the page is served under a custom URL mapping (its host
+        name then does not carry the id). Public by nature: nothing else goes here."""
+        if not self.config.client_id:
+            return web.json_response({"error": "activity_off"}, status=503)
+        return web.json_response({"client_id": self.config.client_id}, headers={"Cache-Control": "no-cache"})
 
     async def exchange(self, request: web.Request) -> web.Response:
         """The Activity's OAuth code for Discord's access token (which the page hands the SDK) and a session token

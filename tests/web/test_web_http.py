@@ -164,3 +164,15 @@ async def test_a_replay_is_given_for_a_finished_match_only_and_never_for_a_seale
             forged = seat_token(HOST, finished.id)
             answer = await r.client.get("/api/replay", params={"t": forged})
             assert answer.status == 403
+
+
+async def test_the_page_learns_the_application_id_and_nothing_else() -> None:
+    config = web_config(client_id="998877", client_secret="oauth-secret-of-the-app")
+    async with rig(config) as r:
+        answer = await r.client.get("/api/config")
+        assert answer.status == 200 and await answer.json() == {"client_id": "998877"}
+        text = await answer.text()
+        assert config.client_secret not in text and SECRET not in text
+    async with rig(web_config(client_id=None)) as r:
+        answer = await r.client.get("/api/config")
+        assert answer.status == 503 and (await answer.json())["error"] == "activity_off"
