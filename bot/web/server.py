@@ -24,7 +24,7 @@ from bot.texts.catalog import error_text
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame
-from bot.web.sessions import CLOSE_GOING_AWAY, RateLimit, Session, WebHub
+from bot.web.sessions import CLOSE_GOING_AWAY, RateLimit, Session, WebHub, page_texts, person_language
 from bot.web.tokens import SESSION_TTL, TokenError, TokenKind, sign, verify
 from engine.record import export_record
 
@@ -221,8 +221,12 @@ class WebServer:
                 "table": token.table, "tournament": error.params.get("tournament", "")}, lang)}, status=403)
         table = match.table
         review = await self.reviews.review(table.id) if self.reviews is not None else None
+        lang = person_language(table, token.person)
+        # The words the replay page shows come with it, in the person's language, as the socket's welcome has them.
         out: Frame = {"table": table.id, "names": {str(s): n for s, n in zip("NESW", (
             table.seats[i].name for i in range(4)), strict=True)},
+            "lang": lang.value, "texts": page_texts(lang), "felt": table.settings.felt,
+            "four_colour": table.settings.four_colour,
             "record": export_record(match.replay.final()), "review": review_part(review)}
         return web.json_response(out)
 

@@ -63,6 +63,12 @@ def page_texts(lang: Language) -> dict[str, str]:
     return texts
 
 
+def person_language(table: Table, person: int | None) -> Language:
+    """The language a person's page speaks at a table: their seat's private one, else the table's."""
+    seat = table.seat_of(person) if person is not None else None
+    return table.private_language(seat) if seat is not None else table.settings.language
+
+
 def refusal_text(error: ServiceError | KlaverjasError, lang: Language, table: Table | None) -> str:
     """Why the service or the engine refused, in the person's words (as the chat says it)."""
     if isinstance(error, ServiceError):
@@ -396,7 +402,7 @@ class Session:
         seat = table.seat_of(person) if person is not None else None
         self.watching = seat is None
         self.table_id = table.id
-        self.lang = table.private_language(seat) if seat is not None else table.settings.language
+        self.lang = person_language(table, person)
         self.hub.attach(self, table.id)
         names = {str(s): table.name_of(s) for s in SEATS}
         self.push({"type": "welcome", "seat": str(seat) if seat is not None else None, "lang": self.lang.value,
