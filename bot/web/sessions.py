@@ -214,8 +214,8 @@ class Session:
     async def ended(self) -> None:
         """Wait until the close that ``end`` started is done (the page answered it, or gave up)."""
         if self._closing is not None:
-            with contextlib.suppress(Exception):
-                await self._closing
+            # wait(), not await: the close ends cancelled when the socket went first, and that is no error here.
+            await asyncio.wait({self._closing})
 
     def end_unless_welcomed(self) -> None:
         if self.table_id is None:
