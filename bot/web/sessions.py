@@ -49,7 +49,8 @@ CLOSE_GOING_AWAY = 1001  # the server stops (a restart): the page reconnects to 
 PAGE_TEXTS = ("button.pass", "button.play", "button.roem", "button.no_roem", "button.back", "web.your_turn",
               "web.waiting", "web.watching", "web.hint", "web.we", "web.they", "web.trick_won", "web.nat", "web.pit",
               "web.match_over", "web.draw", "web.away", "web.reconnecting", "web.points", "web.roem", "web.trump",
-              "web.dealer", "web.score_sheet", "web.turned", "web.lobby", "web.stopped", "web.claim_question")
+              "web.dealer", "web.score_sheet", "web.turned", "web.lobby", "web.stopped", "web.claim_question",
+              "button.previous", "button.next")
 
 
 def page_texts(lang: Language) -> dict[str, str]:
