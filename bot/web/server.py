@@ -8,6 +8,7 @@ beside the gateway when the web table is configured, tests start it on a test se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -23,7 +24,7 @@ from bot.texts.catalog import error_text
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame
-from bot.web.sessions import RateLimit, Session, WebHub
+from bot.web.sessions import CLOSE_GOING_AWAY, RateLimit, Session, WebHub, page_texts, person_language
 from bot.web.tokens import SESSION_TTL, TokenError, TokenKind, sign, verify
 from engine.record import export_record
 
@@ -36,6 +37,7 @@ WS_READ_LIMIT = 64 * 1024
 OAUTH_TIMEOUT = ClientTimeout(total=10)
 EXCHANGES_PER_SECOND = 5.0  # Activity logins a second, all together: far more than people open Activities
 EXCHANGE_BURST = 50
+SHUTDOWN_WAIT = 3.0  # seconds the pages get to answer the going-away close before the server stops anyway
 
 NOT_BUILT = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Klaverjas</title></head>
@@ -92,9 +94,11 @@ class WebServer:
         app = web.Application(middlewares=[security_headers], client_max_size=16 * 1024)
         app.router.add_get("/ws", self.socket)
         app.router.add_post("/api/token", self.exchange)
+        app.router.add_get("/api/config", self.public_config)
         app.router.add_get("/api/replay", self.replay)
         app.router.add_get("/", self.index)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*}", self.asset)
+        app.on_shutdown.append(self._shutdown)
         app.on_cleanup.append(self._cleanup)
         return app
 
@@ -114,9 +118,18 @@ class WebServer:
             await self._runner.cleanup()
             self._runner = None
 
+    async def _shutdown(self, app: web.Application) -> None:
+        # Before aiohttp waits for the open handlers (a socket's lasts as long as its page stays): otherwise every
+        # open page held a restart up for aiohttp's whole shutdown timeout.
+        sessions = list(self._sessions)
+        for session in sessions:
+            session.end(CLOSE_GOING_AWAY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(s.ended() for s in sessions)), SHUTDOWN_WAIT)
+
     async def _cleanup(self, app: web.Application) -> None:
-        for session in list(self._sessions):
-            session.end(1001)
+        for session in list(self._sessions):  # one that opened during the shutdown
+            session.end(CLOSE_GOING_AWAY)
         if self._http is not None:
             await self._http.close()
             self._http = None
@@ -143,6 +156,13 @@ class WebServer:
         if self._http is None:
             self._http = ClientSession(timeout=OAUTH_TIMEOUT)
         return self._http
+
+    async def public_config(self, request: web.Request) -> web.Response:
+        """The application id, for the Activity's SDK when the page is served under a custom URL mapping (its host
+        name then does not carry the id). Public by nature: nothing else goes here."""
+        if not self.config.client_id:
+            return web.json_response({"error": "activity_off"}, status=503)
+        return web.json_response({"client_id": self.config.client_id}, headers={"Cache-Control": "no-cache"})
 
     async def exchange(self, request: web.Request) -> web.Response:
         """The Activity's OAuth code for Discord's access token (which the page hands the SDK) and a session token
@@ -201,8 +221,12 @@ class WebServer:
                 "table": token.table, "tournament": error.params.get("tournament", "")}, lang)}, status=403)
         table = match.table
         review = await self.reviews.review(table.id) if self.reviews is not None else None
+        lang = person_language(table, token.person)
+        # The words the replay page shows come with it, in the person's language, as the socket's welcome has them.
         out: Frame = {"table": table.id, "names": {str(s): n for s, n in zip("NESW", (
             table.seats[i].name for i in range(4)), strict=True)},
+            "lang": lang.value, "texts": page_texts(lang), "felt": table.settings.felt,
+            "four_colour": table.settings.four_colour,
             "record": export_record(match.replay.final()), "review": review_part(review)}
         return web.json_response(out)
 

@@ -43,12 +43,14 @@ Close = Callable[[int], Awaitable[None]]
 CLOSE_REVOKED = 4003  # the seat is no longer the person's
 CLOSE_ABUSE = 4008  # far over the rate limit, or too slow to take its frames
 CLOSE_NO_HELLO = 4001  # no successful hello in time
+CLOSE_GOING_AWAY = 1001  # the server stops (a restart): the page reconnects to the next one
 
 # The catalog texts the page shows, sent in the person's language with the welcome (the page holds no catalog).
 PAGE_TEXTS = ("button.pass", "button.play", "button.roem", "button.no_roem", "button.back", "web.your_turn",
               "web.waiting", "web.watching", "web.hint", "web.we", "web.they", "web.trick_won", "web.nat", "web.pit",
               "web.match_over", "web.draw", "web.away", "web.reconnecting", "web.points", "web.roem", "web.trump",
-              "web.dealer", "web.score_sheet", "web.turned", "web.lobby", "web.stopped", "web.claim_question")
+              "web.dealer", "web.score_sheet", "web.turned", "web.lobby", "web.stopped", "web.claim_question",
+              "button.previous", "button.next")
 
 
 def page_texts(lang: Language) -> dict[str, str]:
@@ -60,6 +62,12 @@ def page_texts(lang: Language) -> dict[str, str]:
     texts.update({f"card.{card}": card_label(card, lang) for card in DECK})
     texts.update({f"rank.{rank.letter}": letter for rank, letter in zip(RANKS, rank_letters(lang), strict=True)})
     return texts
+
+
+def person_language(table: Table, person: int | None) -> Language:
+    """The language a person's page speaks at a table: their seat's private one, else the table's."""
+    seat = table.seat_of(person) if person is not None else None
+    return table.private_language(seat) if seat is not None else table.settings.language
 
 
 def refusal_text(error: ServiceError | KlaverjasError, lang: Language, table: Table | None) -> str:
@@ -203,6 +211,12 @@ class Session:
         with contextlib.suppress(Exception):
             await self._sender
             await self._close(code)
+
+    async def ended(self) -> None:
+        """Wait until the close that ``end`` started is done (the page answered it, or gave up)."""
+        if self._closing is not None:
+            # wait(), not await: the close ends cancelled when the socket went first, and that is no error here.
+            await asyncio.wait({self._closing})
 
     def end_unless_welcomed(self) -> None:
         if self.table_id is None:
@@ -389,7 +403,7 @@ class Session:
         seat = table.seat_of(person) if person is not None else None
         self.watching = seat is None
         self.table_id = table.id
-        self.lang = table.private_language(seat) if seat is not None else table.settings.language
+        self.lang = person_language(table, person)
         self.hub.attach(self, table.id)
         names = {str(s): table.name_of(s) for s in SEATS}
         self.push({"type": "welcome", "seat": str(seat) if seat is not None else None, "lang": self.lang.value,

@@ -25,6 +25,7 @@ from bot.store.sqlite import SqliteStore
 from bot.tables.archive import MatchArchive
 from bot.tables.model import ReviewStatus, StoredReview, Table, TableSettings
 from bot.tables.service import ServiceConfig, TableService
+from bot.texts import catalog
 from bot.web.config import WebConfig
 from bot.web.server import STATIC, WebServer
 from bot.web.tokens import ANYONE, REPLAY_TTL, SEAT_TTL, WATCH_TTL, TokenKind, sign
@@ -183,12 +184,7 @@ class Rig:
     async def restart(self) -> None:
         """The bot stops and starts again on the same store and port: a new service restores the tables."""
         config = self.server.config
-        # The sockets first: the server's own shutdown ends them only after aiohttp's wait for open handlers.
-        for sessions in list(self.server.hub.sessions.values()):
-            for session in list(sessions):
-                session.end(1012)
-        await asyncio.sleep(0.1)
-        await self.server.close()
+        await self.server.close()  # tells every page the server goes away: they reconnect to the next one
         await self.service.close()
         self.service = TableService(self.store, self.timing, choose=first_legal)
         await self.service.restore()
@@ -578,6 +574,7 @@ async def test_a_replay_steps_through_the_match_with_every_hand_and_the_costly_c
         reviews.kept[table.id] = StoredReview(table.id, 1, ReviewStatus.DONE,
                                               MatchReview(hands=1, decisions=(decision,), players=()))
         token = sign(SECRET, host, TokenKind.REPLAY, table.id, ttl=REPLAY_TTL)
+        hand_language = table.private_language(seat).value
         for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             context = await r.browser.new_context(viewport=viewport)
             page = await context.new_page()
@@ -593,6 +590,11 @@ async def test_a_replay_steps_through_the_match_with_every_hand_and_the_costly_c
             assert await page.locator(f'.trick .card.costly[data-card="{chosen}"]').count() == 1
             assert await page.locator(f'.seat .card.better[data-card="{later}"]').count() == 1
             assert "12.5" in await page.inner_text(".review")
+            # The words come with the replay, in the person's language: card names, not symbols; the buttons' names.
+            label = await page.get_attribute(f'.trick .card[data-card="{chosen}"]', "aria-label")
+            named = catalog.card_label(chosen, hand_language).split(" — ")[-1]
+            assert label is not None and label.lower() == named.lower()
+            assert await page.get_attribute("button.next", "aria-label") == catalog.t("button.next", hand_language)
             await page.screenshot(path=shot_path(f"replay-{size}"))
             await page.keyboard.press("ArrowRight")
             assert await page.locator(".trick .card").count() == 4

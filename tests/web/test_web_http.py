@@ -12,11 +12,14 @@ from web_kit import FAST, HOST, ORIGIN, SECRET, first_legal, rig, seat_token, se
 
 from bot.store.sqlite import SqliteStore
 from bot.tables.archive import MatchArchive
-from bot.tables.model import Delivery
+from bot.tables.model import Delivery, TableSettings
 from bot.tables.service import TableService
+from bot.texts.language import Language
 from bot.tournaments.model import TournamentStatus
+from bot.web.sessions import page_texts
 from bot.web.tokens import TokenKind, sign, verify
 from engine.cards import Seat
+from engine.settings import Rules
 
 GUEST = 2002
 
@@ -164,3 +167,34 @@ async def test_a_replay_is_given_for_a_finished_match_only_and_never_for_a_seale
             forged = seat_token(HOST, finished.id)
             answer = await r.client.get("/api/replay", params={"t": forged})
             assert answer.status == 403
+
+
+async def test_the_page_learns_the_application_id_and_nothing_else() -> None:
+    config = web_config(client_id="998877", client_secret="oauth-secret-of-the-app")
+    async with rig(config) as r:
+        answer = await r.client.get("/api/config")
+        assert answer.status == 200 and await answer.json() == {"client_id": "998877"}
+        text = await answer.text()
+        assert config.client_secret not in text and SECRET not in text
+    async with rig(web_config(client_id=None)) as r:
+        answer = await r.client.get("/api/config")
+        assert answer.status == 503 and (await answer.json())["error"] == "activity_off"
+
+
+async def test_a_replay_comes_with_the_pages_words_in_the_persons_language(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        service = TableService(store, FAST, choose=first_legal)
+        archive = MatchArchive(store, service.table_in_memory)
+        async with rig(service=service, archive=archive, reviews=store) as r:
+            dutch = TableSettings(Rules().with_changes(length="1"), language=Language.NL, four_colour=True)
+            table = await service.create_table(host_id=HOST, host_name="Anna", settings=dutch, seed=3, guild_id=1,
+                                               channel_id=500)
+            await service.start(table.id, HOST)
+            await play_out(service, table.id, HOST)
+            token = sign(SECRET, HOST, TokenKind.REPLAY, table.id, ttl=60)
+            answer = await r.client.get("/api/replay", params={"t": token})
+            body = await answer.json()
+            assert answer.status == 200 and body["lang"] == "nl" and body["four_colour"] is True
+            assert body["texts"] == page_texts(Language.NL)  # the welcome's words: one source
+            assert body["texts"]["card.JH"] != page_texts(Language.EN)["card.JH"]
+            assert {f"seat.{s}" for s in "NESW"} | {f"suit.{s}" for s in "CDHS"} <= set(body["texts"])

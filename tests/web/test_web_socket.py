@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from typing import Any
 
 import pytest
-from aiohttp import WSServerHandshakeError
-from web_kit import HOST, ORIGIN, SECRET, Rig, Socket, rig, seat_token, settings, watch_token, web_config
+from aiohttp import ClientSession, WSServerHandshakeError
+from web_kit import (
+    FAST,
+    HOST,
+    ORIGIN,
+    SECRET,
+    Rig,
+    Socket,
+    first_legal,
+    rig,
+    seat_token,
+    settings,
+    watch_token,
+    web_config,
+)
 
 from bot.tables.model import Actor
+from bot.tables.service import TableService
 from bot.texts.catalog import card_text, t
+from bot.web.server import WebServer
+from bot.web.sessions import CLOSE_GOING_AWAY
 from bot.web.tokens import TokenKind, sign
 from engine.cards import SEATS, Card, Seat, cards_of
 
@@ -390,3 +407,31 @@ async def test_an_away_player_comes_back_from_the_page() -> None:
         event = await page.next("event")
         assert event["event"] == {"kind": "seat_back", "seat": "S"}
         assert not table.seats[Seat.S].away
+
+
+async def test_the_server_closes_at_once_with_a_page_open_and_tells_it_the_server_goes_away() -> None:
+    service = TableService(None, FAST, choose=first_legal)
+    server = WebServer(service, web_config(port=0, host="127.0.0.1"))
+    await server.start()
+    table = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(), seed=7, guild_id=1,
+                                       channel_id=500)
+    try:
+        async with ClientSession() as http:
+            ws = await http.ws_connect(f"http://127.0.0.1:{server.port}/ws", headers=ORIGIN)
+            page = Socket(ws)
+            welcome, _ = await page.hello(token=seat_token(HOST, table.id))
+            assert welcome["type"] == "welcome"
+
+            async def read_to_the_end() -> None:
+                with contextlib.suppress(ConnectionError):
+                    while True:
+                        await page.next(timeout=30)
+
+            reader = asyncio.create_task(read_to_the_end())
+            # aiohttp alone waits for every open socket's handler before it stops: a restart hung for its timeout.
+            await asyncio.wait_for(server.close(), 5)
+            await asyncio.wait_for(reader, 5)
+            assert page.closed_with == CLOSE_GOING_AWAY
+    finally:
+        await server.close()
+        await service.close()

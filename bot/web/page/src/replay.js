@@ -2,7 +2,7 @@
 // the better card and what it would have saved.
 import { isCard, seatAfter, sortHand, suitOf, symbol } from "./cards.js";
 import { h } from "./dom.js";
-import { cardName, rankLetter, seatName, setTexts, suitName } from "./texts.js";
+import { cardName, rankLetter, seatName, setTexts, suitName, t } from "./texts.js";
 
 const POSITIONS = { S: "bottom", W: "left", N: "top", E: "right" };
 
@@ -22,12 +22,13 @@ export async function showReplay(root, token) {
     root.replaceChildren(
       h("header.bar", {}, h("b", {}, "Klaverjas"),
         h("span", {}, step.title || ""),
-        step.trump ? h(`span.suit.s-${step.trump}`, { "aria-label": suitName(step.trump) }, symbol(step.trump)) : null,
+        step.trump ? h(`span.suit.s-${step.trump}`, { "aria-label": `${t("web.trump")}: ${suitName(step.trump)}` },
+          symbol(step.trump)) : null,
         h("span.spacer"),
-        h("button.prev", { type: "button", "aria-label": "◀", disabled: at === 0, onclick: () => { at -= 1; draw(); } },
-          "◀"),
+        h("button.prev", { type: "button", "aria-label": t("button.previous", {}, "◀"), disabled: at === 0,
+          onclick: () => { at -= 1; draw(); } }, "◀"),
         h("span.step", {}, `${at + 1} / ${steps.length}`),
-        h("button.next", { type: "button", "aria-label": "▶", disabled: at >= steps.length - 1,
+        h("button.next", { type: "button", "aria-label": t("button.next", {}, "▶"), disabled: at >= steps.length - 1,
           onclick: () => { at += 1; draw(); } }, "▶")),
       h("main.felt.open", {},
         ...Object.entries(POSITIONS).map(([seat, pos]) => h(`section.seat.open.pos-${pos}`, { dataset: { seat } },
