@@ -31,6 +31,7 @@ from engine.ai.tricks import (
     PIT_NS,
     drop_stale_caches,
     legal_mask,
+    lowest_bit,
     trick_points,
     trick_roem,
     trick_winner,
@@ -39,8 +40,6 @@ from engine.ai.tricks import (
 _MUL = 6364136223846793005
 _ADD = 1442695040888963407
 _CARD_POINTS = np.array(rulebook.CARD_POINTS, dtype=np.int64)
-_TRUMP_STRENGTH = rulebook.TRUMP_STRENGTH
-_PLAIN_STRENGTH = rulebook.PLAIN_STRENGTH
 _SUIT_MASK = rulebook.SUIT_MASK
 _LAST_BONUS = rulebook.LAST_TRICK_BONUS
 _PIT_BONUS = rulebook.PIT_BONUS
@@ -49,16 +48,6 @@ _STUK_ROEM = rulebook.STUK_ROEM
 _GREEDY_TRIES = 64
 _HINT_DRAWS = 4  # deals drawn at most to find one where the player holds the trumps its bid suggests
 NO_CARD = -1
-
-_DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,
-              11, 5, 10, 9)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _lowest(mask: int) -> int:  # pragma: no cover - compiled
-    """Index of the lowest set bit of a non-empty 32-bit mask."""
-    return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
-
 
 @njit(cache=True, nogil=True, inline="always")
 def _count(mask: int) -> int:  # pragma: no cover - compiled
@@ -80,17 +69,7 @@ def _nth(mask: int, k: int) -> int:  # pragma: no cover - compiled
     """The ``k``-th lowest card of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
-    return _lowest(mask)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _power(card: int, trump: int, led: int) -> int:  # pragma: no cover - compiled
-    suit = card >> 3
-    if suit == trump:
-        return 16 + _TRUMP_STRENGTH[card & 7]
-    if suit == led:
-        return 8 + _PLAIN_STRENGTH[card & 7]
-    return 0
+    return lowest_bit(mask)
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +80,7 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
     ``noise``: out of 2^31, the share of choices made at random among the legal cards."""
     legal = legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     if legal & (legal - 1) == 0:
-        return _lowest(legal), state
+        return lowest_bit(legal), state
     state = state * _MUL + _ADD
     if ((state >> 33) & 0x7FFFFFFF) < noise:
         state = state * _MUL + _ADD
@@ -117,7 +96,7 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
             top_strength = -1
             for rank in range(8):
                 if (rest >> (suit * 8 + rank)) & 1:
-                    s = _TRUMP_STRENGTH[rank] if suit == trump else _PLAIN_STRENGTH[rank]
+                    s = rulebook.card_power(suit * 8 + rank, trump, suit)
                     if s > top_strength:
                         top_strength = s
                         top = suit * 8 + rank
@@ -127,17 +106,17 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
         state = state * _MUL + _ADD
         return _nth(pool, _below(state, _count(pool))), state
     led = c0 >> 3
-    head_power = _power(c0, trump, led)
+    head_power = rulebook.card_power(c0, trump, led)
     head_pos = 0
     head = c0
     if count > 1:
-        p = _power(c1, trump, led)
+        p = rulebook.card_power(c1, trump, led)
         if p > head_power:
             head_power = p
             head_pos = 1
             head = c1
     if count > 2:
-        p = _power(c2, trump, led)
+        p = rulebook.card_power(c2, trump, led)
         if p > head_power:
             head_power = p
             head_pos = 2
@@ -153,18 +132,18 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
             higher = 0
             for rank in range(8):
                 card = suit * 8 + rank
-                if ((out & ~hand) >> card) & 1 and _power(card, trump, led) > head_power:
+                if ((out & ~hand) >> card) & 1 and rulebook.card_power(card, trump, led) > head_power:
                     higher |= 1 << card
             sure = higher == 0 and (suit == trump or out & _SUIT_MASK[trump] & ~hand == 0)
         best = NO_CARD
         best_key = -1
         m = legal
         while m:
-            card = _lowest(m)
+            card = lowest_bit(m)
             m &= m - 1
             # Most points, then the weakest card (no trump given when a plain card is worth as much).
             key = (_CARD_POINTS[base + card] if sure else 32 - _CARD_POINTS[base + card]) * 32 \
-                + 31 - _power(card, trump, led)
+                + 31 - rulebook.card_power(card, trump, led)
             if key > best_key:
                 best_key = key
                 best = card
@@ -172,9 +151,9 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
     winners = 0
     m = legal
     while m:
-        card = _lowest(m)
+        card = lowest_bit(m)
         m &= m - 1
-        if _power(card, trump, led) > head_power:
+        if rulebook.card_power(card, trump, led) > head_power:
             winners |= 1 << card
     if winners:
         ruff = led != trump and winners & _SUIT_MASK[trump] == winners
@@ -182,14 +161,14 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
         best_key = -1
         m = winners
         while m:
-            card = _lowest(m)
+            card = lowest_bit(m)
             m &= m - 1
             if ruff:
-                key = 32 - _power(card, trump, led)  # the lowest trump that wins
+                key = 32 - rulebook.card_power(card, trump, led)  # the lowest trump that wins
             elif count == 3:
-                key = _CARD_POINTS[base + card] * 32 + 31 - _power(card, trump, led)
+                key = _CARD_POINTS[base + card] * 32 + 31 - rulebook.card_power(card, trump, led)
             else:
-                key = _power(card, trump, led)  # the highest
+                key = rulebook.card_power(card, trump, led)  # the highest
             if key > best_key:
                 best_key = key
                 best = card
@@ -199,9 +178,9 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
     best_key = 1 << 30
     m = legal
     while m:
-        card = _lowest(m)
+        card = lowest_bit(m)
         m &= m - 1
-        key = _CARD_POINTS[base + card] * 32 + _power(card, trump, led)
+        key = _CARD_POINTS[base + card] * 32 + rulebook.card_power(card, trump, led)
         if key < best_key:
             best_key = key
             best = card

@@ -42,6 +42,7 @@ from engine.ai.tricks import (
     finish_trick,
     follow_key,
     legal_mask,
+    lowest_bit,
     trick_outcome,
     trick_points,
     trick_winner,
@@ -100,16 +101,6 @@ _ENDS_OFFSET = 1 << 14
 _TT_FIELD = (1 << 22) - 1  # a bound + INF in a table entry's packed word
 
 
-_DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,
-              11, 5, 10, 9)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _lowest(mask: int) -> int:  # pragma: no cover - compiled
-    """Index of the lowest set bit of a non-empty 32-bit mask."""
-    return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
-
-
 @njit(cache=True, nogil=True)
 def _last_two_ab(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, amsterdam: bool,
                  undertrump_forced: bool, stuk: bool) -> int:  # pragma: no cover - compiled
@@ -135,35 +126,35 @@ def _last_two(h: Any, leader: int, pit: int, alpha: int, beta: int, trump: int, 
     best0 = -INF if max0 else INF
     m0 = h[s0]
     while m0:
-        a = _lowest(m0)
+        a = lowest_bit(m0)
         m0 &= m0 - 1
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
         m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
-            b = _lowest(m1)
+            b = lowest_bit(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
             m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
-                c = _lowest(m2)
+                c = lowest_bit(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
                 m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
-                    d = _lowest(m3)
+                    d = lowest_bit(m3)
                     m3 &= m3 - 1
                     winner, new_pit, first = trick_outcome(a, b, c, d, leader, 6, pit, trump, stuk, roem)
                     # The last trick plays itself: each seat's other card, from the winner on.
-                    r0 = _lowest(h[s0] ^ (1 << a))
-                    r1 = _lowest(h[s1] ^ (1 << b))
-                    r2 = _lowest(h[s2] ^ (1 << c))
-                    r3 = _lowest(h[s3] ^ (1 << d))
+                    r0 = lowest_bit(h[s0] ^ (1 << a))
+                    r1 = lowest_bit(h[s1] ^ (1 << b))
+                    r2 = lowest_bit(h[s2] ^ (1 << c))
+                    r3 = lowest_bit(h[s3] ^ (1 << d))
                     rest = (r0, r1, r2, r3)
                     p = (winner - leader) & 3
                     _, _, last = trick_outcome(rest[p], rest[(p + 1) & 3], rest[(p + 2) & 3], rest[(p + 3) & 3],
@@ -221,7 +212,7 @@ def _two_exact(h: Any, leader: int, pit: int, trump: int, amsterdam: bool, under
     key = 0
     for seat in range(4):
         hand = h[seat]
-        key = (key << 10) | (_lowest(hand) << 5) | _lowest(hand & (hand - 1))
+        key = (key << 10) | (lowest_bit(hand) << 5) | lowest_bit(hand & (hand - 1))
     rules = (int(amsterdam) << 2) | (int(undertrump_forced) << 1) | int(stuk)
     key = (key << 9) | (leader << 7) | (pit << 5) | (trump << 3) | rules
     index = ((key * 0x1E3779B97F4A7C15) >> 40) & ((1 << _ENDS_BITS) - 1)
@@ -276,28 +267,28 @@ def _last_three_lead(h: Any, leader: int, pit: int, alpha: int, beta: int, trump
             a = prefer
             prefer = NO_CARD
         else:
-            a = _lowest(m0)
+            a = lowest_bit(m0)
             m0 &= m0 - 1
         a1 = a0
         b1 = b0
         best1 = INF if max0 else -INF
         m1 = legal_mask(h[s1], a, 0, 0, 1, trump, amsterdam, undertrump_forced)
         while m1:
-            b = _lowest(m1)
+            b = lowest_bit(m1)
             m1 &= m1 - 1
             a2 = a1
             b2 = b1
             best2 = -INF if max0 else INF
             m2 = legal_mask(h[s2], a, b, 0, 2, trump, amsterdam, undertrump_forced)
             while m2:
-                c = _lowest(m2)
+                c = lowest_bit(m2)
                 m2 &= m2 - 1
                 a3 = a2
                 b3 = b2
                 best3 = INF if max0 else -INF
                 m3 = legal_mask(h[s3], a, b, c, 3, trump, amsterdam, undertrump_forced)
                 while m3:
-                    d = _lowest(m3)
+                    d = lowest_bit(m3)
                     m3 &= m3 - 1
                     winner, new_pit, first = trick_outcome(a, b, c, d, leader, 5, pit, trump, stuk, roem)
                     played = (1 << a) | (1 << b) | (1 << c) | (1 << d)
@@ -406,7 +397,7 @@ def _gen_moves(hands: Any, seat: int, stack: Any, ply: int, trump: int, amsterda
     hand = hands[seat]
     legal = legal_mask(hand, c0, c1, c2, count, trump, amsterdam, undertrump_forced)
     if legal & (legal - 1) == 0:  # one legal card (often, following suit): nothing to order or merge
-        stack[ply, _MOVES] = _lowest(legal)
+        stack[ply, _MOVES] = lowest_bit(legal)
         stack[ply, _MERGED] = legal
         return 1
     trick_mask = 0
@@ -654,10 +645,10 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 resolved = True
             elif n_count == 0 and stack[ply, _DONE] == 7:
                 # Last trick: every hand holds one card, nothing to choose.
-                l0 = _lowest(hands[n_leader])
-                l1 = _lowest(hands[(n_leader + 1) & 3])
-                l2 = _lowest(hands[(n_leader + 2) & 3])
-                l3 = _lowest(hands[(n_leader + 3) & 3])
+                l0 = lowest_bit(hands[n_leader])
+                l1 = lowest_bit(hands[(n_leader + 1) & 3])
+                l2 = lowest_bit(hands[(n_leader + 2) & 3])
+                l3 = lowest_bit(hands[(n_leader + 3) & 3])
                 _, _, signed = finish_trick(l0, l1, l2, l3, n_leader, 7, n_pit, trump, stuk)
                 ret = signed
                 resolved = True
@@ -712,7 +703,7 @@ def _alphabeta(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, d
                 e_legal = legal_mask(e_hand, t0, t1, t2, 3, trump, amsterdam, undertrump_forced)
                 e_meta = (gen << 7) | ((stack[ply, _DONE] + 1) << 4)
                 while e_legal:
-                    e_card = _lowest(e_legal)
+                    e_card = lowest_bit(e_legal)
                     e_legal &= e_legal - 1
                     e_winner = (n_leader + trick_winner(t0, t1, t2, e_card, trump)) & 3
                     e_team = 1 + (e_winner & 1)

@@ -40,6 +40,16 @@ trick_points = njit(cache=True)(rulebook.trick_points)
 trick_roem = njit(cache=True)(rulebook.trick_roem)
 
 
+_DE_BRUIJN = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,
+              11, 5, 10, 9)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lowest_bit(mask: int) -> int:  # pragma: no cover - compiled
+    """Index of the lowest set bit of a non-empty 32-bit mask (the lowest card of a card set)."""
+    return _DE_BRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
 class SolveRules(NamedTuple):
     """The settings that change the search: play rules, undertrump, and where stuk is counted."""
 
