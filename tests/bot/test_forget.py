@@ -3,6 +3,7 @@ id or name left in any table of the database, the games still valid records, oth
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import struct
 from pathlib import Path
@@ -22,7 +23,9 @@ DONE = "Done: you are forgotten. Your games remain, played by an anonymous playe
 
 
 def traces(path: Path, *needles: str) -> list[tuple[str, str, str]]:
-    """Every (table, column, value) of the database whose text holds one of ``needles``."""
+    """Every (table, column, value) of the database whose text holds one of ``needles`` (an id only as a number of its
+    own: user 2002 is not in message 950000000000012002)."""
+    patterns = [re.compile(rf"(?<![0-9]){re.escape(needle)}(?![0-9])") for needle in needles]
     found = []
     with sqlite3.connect(path) as db:
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -31,7 +34,7 @@ def traces(path: Path, *needles: str) -> list[tuple[str, str, str]]:
             for row in db.execute(f"SELECT * FROM {table}"):
                 for column, value in zip(columns, row, strict=True):
                     text = value.decode(errors="replace") if isinstance(value, bytes) else str(value)
-                    if any(needle in text for needle in needles):
+                    if any(pattern.search(text) for pattern in patterns):
                         found.append((table, column, text[:80]))
     return found
 
