@@ -15,11 +15,11 @@ from discord import app_commands
 
 from bot.discord_app.context import reply, user_lang
 from bot.discord_app.limits import ECHO_LIMIT, tame
-from bot.discord_app.messages import names_of
 from bot.discord_app.options import BadOption, check_options
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table
 from bot.texts.catalog import COMMAND_TEXTS, error_text, illegal_text, permission_name, t
+from bot.texts.labels import names_of
 from bot.texts.language import Language
 from engine.cards import Seat
 from engine.errors import ErrorCode, IllegalActionError, KlaverjasError

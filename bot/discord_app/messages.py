@@ -56,7 +56,7 @@ from bot.texts.catalog import (
     t,
     team_word,
 )
-from bot.texts.labels import table_theme
+from bot.texts.labels import names_of, table_theme
 from bot.texts.language import Language
 from engine.actions import Action, Call
 from engine.ai.review_summary import (
@@ -177,13 +177,6 @@ def _frozen(value: object) -> object:
 
 
 # ------------------------------------------------------------------ names and looks
-
-
-def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
-    """The players' names; an AI seat is named in ``lang`` (default: the table's language)."""
-    lang = lang or table.settings.language
-    return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
-            for seat, info in zip(SEATS, table.seats, strict=True)}
 
 
 ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description

@@ -16,12 +16,12 @@ from functools import partial
 import discord
 
 from bot.discord_app.limits import shorten, visible
-from bot.discord_app.messages import Payload, names_of, settlement_lines
+from bot.discord_app.messages import Payload, settlement_lines
 from bot.discord_app.views import Position, ReplayNav, ReplayStepButton, browser_button, view_of
 from bot.tables.archive import Match, MatchSummary, Outcome
 from bot.tables.model import Table
 from bot.texts.catalog import card_text, roem_text, suit_name, t, team_word
-from bot.texts.labels import table_theme
+from bot.texts.labels import names_of, table_theme
 from bot.texts.language import Language
 from engine.actions import Call
 from engine.cards import Seat, Team, cards_of, seat_after

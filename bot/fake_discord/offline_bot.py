@@ -74,7 +74,8 @@ class OfflineBot:
 
     def __init__(self, db: Path | str, fake: FakeDiscord | None = None, config: ServiceConfig | None = None,
                  ai_workers: int = 0, delivery: DeliveryConfig | None = None, *, choose: ChooseFn | None = None,
-                 warm_up: bool = False, drawing_workers: int = 0, web: WebConfig | None = None) -> None:
+                 warm_up: bool = False, drawing_workers: int = 0, web: WebConfig | None = None,
+                 serve_web: bool = False) -> None:
         self.db = db
         self.ai_workers = ai_workers
         self.drawing_workers = drawing_workers
@@ -85,7 +86,8 @@ class OfflineBot:
         self.delivery = delivery or DeliveryConfig(request_timeout=5.0, backoff=(0.001,), max_retry_after=0.05)
         self.choose = choose
         self.warm_up = warm_up
-        self.web = web  # the web table's links (its server is never started offline)
+        self.web = web  # the web table's links
+        self.serve_web = serve_web  # and its server on the port ``web`` names (off: links only)
         self.interactions = Interactions(self.fake)
         self.bot: KlaverjasBot | None = None
         self._patches: list[Any] = []
@@ -94,7 +96,7 @@ class OfflineBot:
         store = await store_at(self.db).open()
         bot = KlaverjasBot(store, self.config, sync_commands=False, ai_workers=self.ai_workers, choose=self.choose,
                            warm_up=self.warm_up, schedule_tournaments=False, drawing_workers=self.drawing_workers,
-                           delivery=self.delivery, web=self.web, serve_web=False)
+                           delivery=self.delivery, web=self.web, serve_web=self.serve_web)
         self.bot = bot
         await bot.__aenter__()  # wires the loop without connecting
         connect_offline(bot)

@@ -1,11 +1,14 @@
-"""The words on the images, from the catalog, as the plain data rendering takes (``rendering.theme.Labels``)."""
+"""The words on the images, from the catalog, as the plain data rendering takes (``rendering.theme.Labels``), and
+the players' names every front end shows."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from bot.texts.catalog import rank_letters, t
+from bot.tables.model import SeatKind, Table
+from bot.texts.catalog import rank_letters, seat_name, t
 from bot.texts.language import Language
+from engine.cards import SEATS, Seat
 from rendering.theme import Labels, Theme, theme_from
 
 
@@ -29,3 +32,10 @@ def image_labels(lang: str) -> Labels:
 def table_theme(felt: str, four_colour: bool, lang: str, neutral_teams: bool = False) -> Theme:
     """A table's theme from its settings, with the image words in its language."""
     return theme_from(felt, four_colour, image_labels(lang), neutral_teams)
+
+
+def names_of(table: Table, lang: Language | None = None) -> dict[Seat, str]:
+    """The players' names; an AI seat is named in ``lang`` (default: the table's language)."""
+    lang = lang or table.settings.language
+    return {seat: (info.name if info.kind is SeatKind.HUMAN else t("ai.name", lang, seat=seat_name(seat, lang)))
+            for seat, info in zip(SEATS, table.seats, strict=True)}

@@ -23,6 +23,7 @@ from bot.tables.events import (
     TableStopped,
 )
 from bot.tables.model import SeatKind, Table
+from bot.texts.labels import names_of
 from engine.actions import Call, Claim, Decline
 from engine.cards import SEATS, Card, Seat, Team
 from engine.events import (
@@ -77,9 +78,10 @@ def result_row(result: HandResult) -> Frame:
 def table_part(table: Table) -> Frame:
     """Who sits where and how the table plays: the same for every viewer."""
     seats = {}
+    names = names_of(table)
     for seat in SEATS:
         info = table.seats[seat]
-        seats[str(seat)] = {"name": table.name_of(seat) if info.kind is not SeatKind.EMPTY else "",
+        seats[str(seat)] = {"name": names[seat] if info.kind is not SeatKind.EMPTY else "",
                             "kind": info.kind.value, "away": info.away}
     return {"id": table.id, "status": table.status.value, "version": table.version, "seats": seats,
             "rules": table.rules.to_dict(), "felt": table.settings.felt, "four_colour": table.settings.four_colour,

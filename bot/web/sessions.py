@@ -26,6 +26,7 @@ from bot.tables.events import GameProgress, ServiceEvent, TableRestored
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_letters, seat_name, suit_name, t
+from bot.texts.labels import names_of
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame, service_events, state_view
@@ -79,7 +80,7 @@ def refusal_text(error: ServiceError | KlaverjasError, lang: Language, table: Ta
         extra: dict[str, str] = {}
         if table is not None and "seat" in error.params:
             with contextlib.suppress(ParseError):
-                extra["name"] = table.name_of(Seat.parse(error.params["seat"]))
+                extra["name"] = names_of(table, lang)[Seat.parse(error.params["seat"])]
         return illegal_text(error, lang, **extra)
     return t("error.illegal", lang, reason=str(error))
 
@@ -405,7 +406,7 @@ class Session:
         self.table_id = table.id
         self.lang = person_language(table, person)
         self.hub.attach(self, table.id)
-        names = {str(s): table.name_of(s) for s in SEATS}
+        names = {str(s): name for s, name in names_of(table, self.lang).items()}
         self.push({"type": "welcome", "seat": str(seat) if seat is not None else None, "lang": self.lang.value,
                    "table": table.id, "names": names, "texts": page_texts(self.lang)})
         self.resync()

@@ -19,6 +19,7 @@ from bot.store.base import migrations
 from bot.store.sqlite import SqliteStore
 from bot.tables.model import Delivery
 from bot.texts.catalog import card_text, t
+from bot.texts.labels import names_of
 from bot.texts.language import Language
 from engine.cards import Card, Seat
 
@@ -173,4 +174,4 @@ async def test_the_score_sheet_answered_privately_is_drawn_in_the_askers_languag
         assert any(r.files == ["sheet.png"] for r in h.responses_to(token))
         [sheet] = drawn
         assert sheet["theme"] == theme_of(table, lang=Language.NL) != theme_of(table)
-        assert sheet["names"] == messages.names_of(table, Language.NL) != messages.names_of(table)  # AI Oost
+        assert sheet["names"] == names_of(table, Language.NL) != names_of(table)  # AI Oost

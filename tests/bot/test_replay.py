@@ -19,10 +19,10 @@ from test_hostile import any_callback
 from test_scenarios import bot_of, thread_of, until
 
 from bot.cli.score import decode, score_text
-from bot.discord_app.messages import names_of
 from bot.discord_app.replay_messages import export_name
 from bot.tables.model import Table, TableSettings, TableStatus
 from bot.texts.catalog import card_text
+from bot.texts.labels import names_of
 from bot.texts.language import Language
 from engine.cards import Seat
 from engine.record import game_summary

@@ -96,6 +96,8 @@ async def play_by_page(r: Rig, page: Socket, table_id: int, person: int) -> None
         # The AI seats answer at once: a page clicking as fast as the states come would outrun its rate limit,
         # which a person does not; this one keeps to it (and the test asserts it is never refused).
         await asyncio.sleep(pace)
+        if frame["version"] != table.version:  # an AI seat moved meanwhile (it may while a claim is open)
+            continue
         await page.send(sent)
 
 
@@ -123,7 +125,9 @@ async def test_a_page_playing_a_whole_match_never_gets_a_card_of_another_hand(ro
         assert table.actors.count(Actor.HUMAN) >= 16
         claims = [f for f in page.frames if f["type"] == "event" and f["event"]["kind"] == "claim"]
         assert bool(claims) is (roem == "declared")
-        assert [f for f in page.frames if f["type"] == "error"] == []
+        # Never refused, but as stale: an AI seat may still move between the page's look and its claim reaching
+        # the server (a person's click can be late the same way), and a stale one only brings a fresh state.
+        assert [f["code"] for f in page.frames if f["type"] == "error" and f["code"] != "stale"] == []
 
 
 async def test_the_leak_scan_finds_a_leak() -> None:
