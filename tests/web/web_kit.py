@@ -163,9 +163,10 @@ class FakeInstances:
 
 
 @asynccontextmanager
-async def fake_instances(**known: tuple[int, tuple[int, ...]]) -> AsyncIterator[tuple[FakeInstances, str]]:
+async def fake_instances(application_id: str = "123456", /, **known: tuple[int, tuple[int, ...]]
+                         ) -> AsyncIterator[tuple[FakeInstances, str]]:
     """The fake instance endpoint on a port of its own, and the API base to configure (``WebConfig.api_url``)."""
-    fake = FakeInstances(known=dict(known))
+    fake = FakeInstances(application_id, dict(known))
     server = TestServer(fake.app())
     await server.start_server()
     try:
