@@ -78,7 +78,7 @@ from bot.tables.model import Delivery, SeatInfo, SeatKind, Table, TableStatus
 from bot.tables.service import TableService
 from bot.texts.catalog import t
 from bot.web.config import WebConfig
-from bot.web.links import seat_link, watch_link
+from bot.web.links import activity_here, seat_link, watch_link
 from bot.workers import Lane
 from engine.cards import SEATS, Seat, seat_after
 from engine.events import BidMade, HandDealt, HandSettled, MatchOver, SuitTurned, TrickWon, TrumpChosen
@@ -401,7 +401,7 @@ class Announcer:
             raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED)
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            return await self.send(table, channel, lobby_message(table))
+            return await self.send(table, channel, self.lobby_message(table))
         except (discord.HTTPException, Undelivered) as error:
             log.warning("table %s: could not post the lobby: %s", table.id, error)
             raise ServiceError(ServiceErrorCode.LOBBY_NOT_POSTED) from error
@@ -667,10 +667,15 @@ class Announcer:
             kept.roem = None
             await self.take_buttons_away(table, roem[0])
 
-    async def sync_lobby(self, table: Table, build: Callable[[Table], Payload] = lobby_message) -> None:
+    def lobby_message(self, table: Table) -> Payload:
+        """The lobby, with Play here where the Activity can open it in the lobby's channel."""
+        return lobby_message(table, activity_here(self.web, table, table.channel_id))
+
+    async def sync_lobby(self, table: Table, build: Callable[[Table], Payload] | None = None) -> None:
         """The lobby message as the table is now (``build``: an expired lobby says so)."""
         if table.lobby_message_id is None or table.channel_id is None:
             return
+        build = build or self.lobby_message
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.lobby_message_id)
         async with table.lock:  # as stored: another process may have changed the table since (bot.tables.shared)
             payload = build(table)

@@ -82,8 +82,9 @@ class KlaverjasBot(commands.Bot):
         # The web table (bot.web): its links on the hands and /klaverjas web whenever it is configured; its server
         # beside the gateway when ``serve_web`` (the offline harness leaves the port alone).
         self.web = web
-        self.web_server = WebServer(self.service, web, archive=self.archive, reviews=store) \
-            if web is not None and serve_web else None
+        # The server asks Discord where an Activity runs with the bot's own token (known once the client logged in).
+        self.web_server = WebServer(self.service, web, archive=self.archive, reviews=store,
+                                    bot_token=lambda: self.http.token) if web is not None and serve_web else None
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         # Every slash command is a subcommand of this group; the cogs attach theirs (bot.discord_app.cogs).

@@ -41,8 +41,7 @@ from bot.discord_app.views import (
 from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Delivery, Table, TableStatus
 from bot.texts.catalog import seat_name, t
-from bot.web.config import WebConfig
-from bot.web.links import seat_link
+from bot.web.links import activity_here, seat_link
 from engine.actions import Call
 from engine.cards import Card, Seat
 
@@ -65,9 +64,9 @@ def table_here(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Tabl
 # ------------------------------------------------------------------ lobby
 
 
-async def edit_lobby(interaction: discord.Interaction[Any], table: Table, answer: str) -> None:
+async def edit_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], table: Table, answer: str) -> None:
     """The clicked lobby message shows the seats as they are now; the clicker gets ``answer`` privately."""
-    payload = lobby_message(table)
+    payload = lobby_message(table, activity_here(app.web, table, table.channel_id))
     await interaction.response.edit_message(**payload.edit_kwargs())
     payload.stop()
     await reply(interaction, answer)
@@ -107,7 +106,7 @@ async def lobby_click(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     else:
         seat = await service.add_ai(table_id, user.id)
         text = t("ai_added", lang, seat=seat_name(seat, lang))
-    await edit_lobby(interaction, table, text)
+    await edit_lobby(app, interaction, table, text)
 
 
 @on_click(SeatSelect)
@@ -121,7 +120,7 @@ async def seat_choice(app: KlaverjasApp, interaction: discord.Interaction[Any], 
     if table.status is not TableStatus.LOBBY:
         await take_seat(app, interaction, table_id, seat)
         return
-    await edit_lobby(interaction, table, await sit_down(app, interaction, table_id, seat))
+    await edit_lobby(app, interaction, table, await sit_down(app, interaction, table_id, seat))
 
 
 async def sit_down(app: KlaverjasApp, interaction: discord.Interaction[Any], table_id: int, seat: Seat | None) -> str:
@@ -353,15 +352,6 @@ async def send_hand_ephemeral(app: KlaverjasApp, interaction: discord.Interactio
 
 
 # ------------------------------------------------------------------ the Activity
-
-
-def activity_here(web: WebConfig | None, table: Table, channel_id: int | None) -> bool:
-    """Whether the table can open as an Activity launched in this channel: the web table is set up with the
-    Activity's login (the client secret), and the channel is where the Activity finds the table (its thread, or
-    the lobby's channel while it is a lobby: ``bot.web.sessions``)."""
-    if web is None or not web.client_secret or channel_id is None:
-        return False
-    return channel_id == table.thread_id or (table.status is TableStatus.LOBBY and channel_id == table.channel_id)
 
 
 @on_click(PlayHereButton)

@@ -28,6 +28,7 @@ from bot.discord_app.views import (
     LobbyButton,
     LobbyOp,
     MyStatsButton,
+    PlayHereButton,
     RematchButton,
     ReplayButton,
     ReviewButton,
@@ -243,18 +244,21 @@ def seat_options(table: Table) -> list[discord.SelectOption]:
     return options
 
 
-def lobby_view(table: Table) -> discord.ui.View:
-    """Join, Leave, Add AI, Start, and below them the seat menu (Join alone takes the first free seat)."""
+def lobby_view(table: Table, activity: bool = False) -> discord.ui.View:
+    """Join, Leave, Add AI, Start (and Play here, with ``activity``: the Activity launched in the lobby's channel,
+    ``bot.web.links.activity_here``), and below them the seat menu (Join alone takes the first free seat)."""
     lang = table.settings.language
-    return rows_of([LobbyButton(table.id, op, lang) for op in LobbyOp],
-                   [SeatSelect(table.id, seat_options(table), lang)])
+    buttons: list[discord.ui.Item[Any]] = [LobbyButton(table.id, op, lang) for op in LobbyOp]
+    if activity:
+        buttons.append(PlayHereButton(table.id, lang))
+    return rows_of(buttons, [SeatSelect(table.id, seat_options(table), lang)])
 
 
-def lobby_message(table: Table) -> Payload:
+def lobby_message(table: Table, activity: bool = False) -> Payload:
     """The lobby while it is open; once started or stopped, without buttons and saying so."""
     lang = table.settings.language
     if table.status is TableStatus.LOBBY:
-        return Payload(lobby_text(table), lobby_view(table))
+        return Payload(lobby_text(table), lobby_view(table, activity))
     if table.status is TableStatus.STOPPED:
         return Payload(lobby_text(table) + "\n" + t("lobby.stopped", lang))
     link = f"<#{table.thread_id}>" if table.thread_id else ""

@@ -1373,6 +1373,25 @@ TEXTS.update({
                             "Deze link is niet geldig. Vraag een nieuwe aan met /klaverjas web."),
     "web.error.expired_token": ("This link has expired. Ask for a new one with /klaverjas web.",
                                 "Deze link is verlopen. Vraag een nieuwe aan met /klaverjas web."),
+    "web.error.bad_instance": ("This page was not opened as Discord's Activity. Start the Activity again from "
+                               "the table's thread.",
+                               "Deze pagina is niet als Activity van Discord geopend. Start de Activity opnieuw "
+                               "vanuit de thread van de tafel."),
+    "web.error.no_instance": ("Discord does not know this Activity (any more). Start it again from the table's "
+                              "thread.",
+                              "Discord kent deze Activity niet (meer). Start hem opnieuw vanuit de thread van de "
+                              "tafel."),
+    "web.error.not_in_instance": ("You are not in this Activity. Start it yourself from the table's thread.",
+                                  "Je zit niet in deze Activity. Start hem zelf vanuit de thread van de tafel."),
+    "web.error.wrong_instance": ("This Activity runs in another channel than the page says; only the table of "
+                                 "its own channel opens.",
+                                 "Deze Activity draait in een ander kanaal dan de pagina zegt; alleen de tafel van "
+                                 "dat eigen kanaal gaat open."),
+    "web.error.discord_busy": ("Discord could not confirm where this Activity runs just now; trying again in a "
+                               "moment.",
+                               "Discord kon nu niet bevestigen waar deze Activity draait; zo meteen opnieuw."),
+    "web.error.activity_off": ("The Activity is not set up on this bot.",
+                               "De Activity is niet ingesteld op deze bot."),
     "web.link": ("Your seat at table #{table} in the browser: this link is yours alone, do not share it.",
                  "Je plaats aan tafel #{table} in de browser: deze link is alleen van jou, deel hem niet."),
     "web.not_configured": ("The web table is not set up on this bot.", "De webtafel is niet ingesteld op deze bot."),

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 DISCORD_TOKEN_URL = "https://discord.com/api/oauth2/token"
 DISCORD_USER_URL = "https://discord.com/api/users/@me"
+DISCORD_API_URL = "https://discord.com/api/v10"  # the bot's own requests (where an Activity instance runs)
 MIN_SECRET_LENGTH = 16  # a short secret can be guessed offline from one token
 
 
@@ -22,6 +23,8 @@ class WebConfig:
     client_secret: str | None = field(default=None, repr=False)
     token_url: str = DISCORD_TOKEN_URL
     user_url: str = DISCORD_USER_URL
+    api_url: str = DISCORD_API_URL
+    discord_timeout: float = 5.0  # seconds the bot waits for Discord to say where an Activity runs
     extra_origins: tuple[str, ...] = ()  # more origins allowed to open the socket
     max_frame: int = 4096  # bytes of one client frame
     frames_per_second: float = 10.0  # a connection's steady rate ...
@@ -75,4 +78,5 @@ def web_config_from(env: Mapping[str, str]) -> WebConfig | None:
                      client_secret=env.get("DISCORD_CLIENT_SECRET", "").strip() or None,
                      token_url=env.get("KLAVERJAS_OAUTH_TOKEN_URL", "").strip() or DISCORD_TOKEN_URL,
                      user_url=env.get("KLAVERJAS_OAUTH_USER_URL", "").strip() or DISCORD_USER_URL,
+                     api_url=env.get("KLAVERJAS_DISCORD_API_URL", "").strip() or DISCORD_API_URL,
                      extra_origins=origins)

@@ -1,4 +1,5 @@
-"""The links Discord's buttons carry to the web table: signed for one person and one table.
+"""The links Discord's buttons carry to the web table: signed for one person and one table; and where the "Play
+here" button may launch the table as an Activity.
 
 A link is signed as of the start of the hour, so the hand's message shows the same link all hour: a changed link
 would be a changed message, and an edit more to Discord for nothing."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
+from bot.tables.model import Table, TableStatus
 from bot.web.config import WebConfig
 from bot.web.tokens import ANYONE, REPLAY_TTL, SEAT_TTL, WATCH_TTL, TokenKind, sign
 
@@ -31,6 +33,15 @@ def watch_link(config: WebConfig, table_id: int, person: int = ANYONE, now: floa
     ``person``: who asked for it, or ``ANYONE`` for the table message's link (the thread's audience)."""
     token = sign(config.secret, person, TokenKind.WATCH, table_id, ttl=WATCH_TTL + HOUR, now=_signed_at(now))
     return config.link(urlencode({"watch": token}))
+
+
+def activity_here(web: WebConfig | None, table: Table, channel_id: int | None) -> bool:
+    """Whether the table can open as an Activity launched in this channel: the web table is set up with the
+    Activity's login (the client secret), and the channel is where the Activity finds the table (its thread, or
+    the lobby's channel while it is a lobby: ``bot.web.sessions``)."""
+    if web is None or not web.client_secret or channel_id is None:
+        return False
+    return channel_id == table.thread_id or (table.status is TableStatus.LOBBY and channel_id == table.channel_id)
 
 
 def replay_link(config: WebConfig, table_id: int, person: int, now: float | None = None) -> str:

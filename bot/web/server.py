@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Protocol
+from urllib.parse import quote
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, WSMsgType, web
 
@@ -24,7 +25,9 @@ from bot.texts.catalog import error_text
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame
-from bot.web.sessions import CLOSE_GOING_AWAY, RateLimit, Session, WebHub, page_texts, person_language
+from bot.web.instances import ActivityInstance, DiscordUnavailable, InstanceGuard, InstanceRefused, parse_instance
+from bot.web.limits import RateLimit
+from bot.web.sessions import CLOSE_GOING_AWAY, Session, WebHub, page_texts, person_language
 from bot.web.tokens import SESSION_TTL, TokenError, TokenKind, sign, verify
 from engine.record import export_record
 
@@ -53,6 +56,10 @@ class ReviewSource(Protocol):
     async def review(self, table_id: int) -> StoredReview | None: ...
 
 
+# The bot's token (the gateway client's, once it logged in; None before): the Activity instance lookups need it.
+BotToken = Callable[[], str | None]
+
+
 @web.middleware
 async def security_headers(request: web.Request,
                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
@@ -75,13 +82,15 @@ def _secure(headers: MutableMapping[str, str]) -> None:
 
 class WebServer:
     def __init__(self, service: TableService, config: WebConfig, *, archive: MatchArchive | None = None,
-                 reviews: ReviewSource | None = None, static: Path = STATIC) -> None:
+                 reviews: ReviewSource | None = None, static: Path = STATIC, bot_token: BotToken | None = None) -> None:
         self.service = service
         self.config = config
         self.archive = archive
         self.reviews = reviews
         self.static = static
-        self.hub = WebHub(service, config)
+        self.bot_token = bot_token
+        self.instances = InstanceGuard(self.activity_instance)
+        self.hub = WebHub(service, config, self.instances)
         self._http: ClientSession | None = None
         self._runner: web.AppRunner | None = None
         self.port: int | None = None  # once serving
@@ -198,6 +207,32 @@ class WebServer:
             return web.json_response({"error": "code_refused"}, status=401)
         session = sign(config.secret, int(user_id), TokenKind.SESSION, ttl=SESSION_TTL)
         return web.json_response({"access_token": access, "session": session})
+
+    async def activity_instance(self, instance_id: str) -> ActivityInstance | None:
+        """Discord's record of one of this application's Activity instances (asked with the bot's token): where it
+        runs and who is in it; None when Discord knows no such instance."""
+        config = self.config
+        token = self.bot_token() if self.bot_token is not None else None
+        if not token or not config.client_id:
+            raise InstanceRefused("activity_off")
+        url = f"{config.api_url.rstrip('/')}/applications/{config.client_id}/activity-instances/" \
+              f"{quote(instance_id, safe='')}"
+        try:
+            async with self._client().get(url, headers={"Authorization": f"Bot {token}"},
+                                          timeout=ClientTimeout(total=config.discord_timeout)) as answer:
+                if answer.status == 404:
+                    return None
+                if answer.status == 429:
+                    body = await answer.json(content_type=None)
+                    wait = body.get("retry_after") if isinstance(body, dict) else None
+                    raise DiscordUnavailable("rate limited (429)", float(wait) if isinstance(
+                        wait, int | float) and not isinstance(wait, bool) else 1.0)
+                if answer.status != 200:
+                    raise DiscordUnavailable(f"status {answer.status}")
+                data = await answer.json(content_type=None)
+        except (ClientError, TimeoutError, ValueError) as error:
+            raise DiscordUnavailable(type(error).__name__) from None
+        return parse_instance(data, instance_id, config.client_id)
 
     # ------------------------------------------------------------ replays
 

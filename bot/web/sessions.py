@@ -30,6 +30,8 @@ from bot.texts.labels import names_of
 from bot.texts.language import Language
 from bot.web.config import WebConfig
 from bot.web.frames import Frame, service_events, state_view
+from bot.web.instances import InstanceGuard, InstanceRefused
+from bot.web.limits import RateLimit
 from bot.web.tokens import MalformedToken, TokenError, TokenKind, verify
 from engine.actions import Call
 from engine.cards import DECK, RANKS, SEATS, SUITS, Card, Seat
@@ -44,6 +46,8 @@ Close = Callable[[int], Awaitable[None]]
 CLOSE_REVOKED = 4003  # the seat is no longer the person's
 CLOSE_ABUSE = 4008  # far over the rate limit, or too slow to take its frames
 CLOSE_NO_HELLO = 4001  # no successful hello in time
+CLOSE_NOT_HERE = 4004  # the Activity's instance does not run in that channel, or not with this person
+CLOSE_TRY_LATER = 1013  # Discord could not say where the Activity runs: the page tries again after a pause
 CLOSE_GOING_AWAY = 1001  # the server stops (a restart): the page reconnects to the next one
 
 # The catalog texts the page shows, sent in the person's language with the welcome (the page holds no catalog).
@@ -90,32 +94,13 @@ def error_frame(code: str, lang: Language, **params: Any) -> Frame:
     return {"type": "error", "code": code, "message": t(f"web.error.{code}", lang, **params)}
 
 
-class RateLimit:
-    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.at = clock()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.refused += 1
-        return False
-
-
 class WebHub:
     """Every open session, by table; hears the service and feeds them."""
 
-    def __init__(self, service: TableService, config: WebConfig) -> None:
+    def __init__(self, service: TableService, config: WebConfig, instances: InstanceGuard | None = None) -> None:
         self.service = service
         self.config = config
+        self.instances = instances  # where an Activity runs; without it no Activity hello is taken
         self.sessions: dict[int, set[Session]] = {}
         self._changed: dict[int, float] = {}  # table id -> wall clock of its last action (the turn clock's start)
         service.subscribe(self.on_event)
@@ -393,10 +378,10 @@ class Session:
     # ------------------------------------------------------------ hello
 
     async def hello(self, frame: dict[str, Any]) -> None:
-        """Who this is and which table: a seat token; a session token and the channel it was launched in (the
-        Activity); or a watch token (a table's public view). Answered with a welcome and a fresh state (also on a
-        reconnect)."""
-        table, person = self._find(frame)
+        """Who this is and which table: a seat token; a session token and the Activity instance it runs in (whose
+        channel Discord tells); or a watch token (a table's public view). Answered with a welcome and a fresh state
+        (also on a reconnect)."""
+        table, person = await self._find(frame)
         if table is None:
             return
         self._leave_table()
@@ -411,7 +396,7 @@ class Session:
                    "table": table.id, "names": names, "texts": page_texts(self.lang)})
         self.resync()
 
-    def _find(self, frame: dict[str, Any]) -> tuple[Table | None, int | None]:
+    async def _find(self, frame: dict[str, Any]) -> tuple[Table | None, int | None]:
         secret = self.config.secret
         token = frame.get("token")
         watch = frame.get("watch")
@@ -425,9 +410,11 @@ class Session:
                 if table is None:
                     self._no_table(found.table)
                 return table, None
-            if isinstance(frame.get("channel_id"), str | int):
+            if "instance_id" in frame or "channel_id" in frame:
                 found = verify(secret, token, TokenKind.SESSION)
-                channel = int(str(frame["channel_id"])) if str(frame["channel_id"]).isdigit() else None
+                channel = await self._activity_channel(frame, found.person)
+                if channel is None:
+                    return None, None
                 table = self.service.table_in_channel(channel) or self.service.lobby_in_channel(channel)
                 if table is None:
                     self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE_HERE.value,
@@ -447,6 +434,18 @@ class Session:
                        "message": error_text(ServiceErrorCode.NOT_SEATED, {}, self.lang)})
             return None, None
         return table, found.person
+
+    async def _activity_channel(self, frame: dict[str, Any], person: int) -> int | None:
+        """The channel the person's Activity instance runs in, as Discord says it (never the page's word alone);
+        None, with an error frame and the socket closed, when the instance is not theirs or not there."""
+        try:
+            if self.hub.instances is None:
+                raise InstanceRefused("activity_off")
+            return await self.hub.instances.channel_for(frame.get("instance_id"), person, frame.get("channel_id"))
+        except InstanceRefused as refused:
+            self.error(refused.code)
+            self.end(CLOSE_TRY_LATER if refused.retry else CLOSE_NOT_HERE)
+            return None
 
     def _no_table(self, table_id: int) -> None:
         self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE.value,

@@ -9,16 +9,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from harness import CHANNEL_ID, Harness
-from test_discord import ANNA, BERT, CHRIS
+from harness import CHANNEL_ID, Harness, StoredMessage
+from test_discord import ANNA, BERT, CHRIS, open_table
 from test_hostile import any_callback
 from test_scenarios import bot_of, started, thread_of
 
-from bot.tables.model import TableSettings
-from bot.texts.catalog import t
+from bot.tables.errors import ServiceErrorCode
+from bot.tables.model import TableSettings, TableStatus
+from bot.texts.catalog import error_text, t
 from bot.web.config import WebConfig
 from bot.web.tokens import ANYONE, TokenError, TokenKind, verify
 
+OTHER_GUILD = 915000000000000001
+DM_CHANNEL = 960000000000000002
 WEB = WebConfig(secret="harness-secret-0123456789", public_url="https://kj.example/play", client_id="42")
 
 
@@ -154,3 +157,61 @@ async def test_no_play_here_without_the_activitys_login(tmp_path: Path) -> None:
         token = await h.command(BERT, "web", thread_of(h, table_id))
         message = h.fake.messages[h.fake.originals[token]]
         assert link_buttons(message.components) and play_here(message.components) == []
+
+
+def lobby_message(h: Harness, table_id: int) -> StoredMessage:
+    lobby_id = bot_of(h).service.get(table_id).lobby_message_id
+    assert lobby_id is not None
+    return h.fake.messages[lobby_id]
+
+
+def launched(h: Harness, token: str) -> bool:
+    """Whether the click was answered with Discord's launch of the Activity (callback type 12)."""
+    return any(r.json is not None and r.json.get("type") == 12 for r in h.responses_to(token) if any_callback(r))
+
+
+async def test_the_lobby_has_play_here_only_where_the_activity_can_open_it(tmp_path: Path) -> None:
+    for name, web in (("off", None), ("no login", WEB)):  # no web table; a web table without the client secret
+        async with Harness(tmp_path / f"{name}.sqlite3", web=web) as h:
+            table_id = await open_table(h, ANNA)
+            await h.click(BERT, lobby_message(h, table_id), f"kj:l:{table_id}:join")
+            assert play_here(lobby_message(h, table_id).components) == [], name
+    async with Harness(tmp_path / "k.sqlite3", web=replace(WEB, client_secret="harness-client-secret")) as h:
+        table_id = await open_table(h, ANNA)
+        lobby = lobby_message(h, table_id)
+        assert lobby.channel_id == CHANNEL_ID and play_here(lobby.components) == [f"kj:act:{table_id}"]
+        token = await h.click(CHRIS, lobby, f"kj:act:{table_id}")  # anyone in the channel: a seat or a view
+        assert launched(h, token)
+        await h.click(BERT, lobby, f"kj:l:{table_id}:join")  # the lobby's edit keeps it
+        assert play_here(lobby_message(h, table_id).components) == [f"kj:act:{table_id}"]
+        await h.click(ANNA, lobby_message(h, table_id), f"kj:l:{table_id}:start")
+        await h.settle()
+        # Started: the table is in its thread now, the lobby loses its buttons, and a click on the old one is
+        # refused (a button no longer on its message); the thread's own Play here is /klaverjas web's.
+        assert play_here(lobby_message(h, table_id).components) == []
+        token = await h.click(BERT, lobby, f"kj:act:{table_id}")
+        assert not launched(h, token) and h.private_replies(token) == [t("error.invalid_button", "en")]
+
+
+async def test_a_forged_play_here_or_one_from_elsewhere_gets_the_usual_refusal(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "k.sqlite3", web=replace(WEB, client_secret="harness-client-secret")) as h:
+        table_id = await open_table(h, ANNA)
+        lobby = lobby_message(h, table_id)
+        for forged in (f"kj:act:{table_id + 50}", "kj:act:x", f"kj:act:{table_id}:0"):  # not on the message
+            token = await h.click(BERT, lobby, forged)
+            assert not launched(h, token) and h.private_replies(token) == [t("error.invalid_button", "en")], forged
+        other = h.interactions.click(BERT, lobby, f"kj:act:{table_id}")  # the same button, from another server
+        other["guild_id"] = other["channel"]["guild_id"] = str(OTHER_GUILD)
+        token = await h.feed(other)
+        assert not launched(h, token)
+        assert h.private_replies(token) == [error_text(ServiceErrorCode.NO_TABLE, {"table": table_id}, "en")]
+        dm = h.interactions.click(BERT, lobby, f"kj:act:{table_id}")  # and from a DM
+        for key in ("guild_id", "guild_locale", "member"):
+            dm.pop(key, None)
+        dm.update(user=BERT.payload(), channel={"id": str(DM_CHANNEL), "type": 1}, channel_id=str(DM_CHANNEL),
+                  context=1)
+        h.fake.channel_of[dm["token"]] = DM_CHANNEL
+        token = await h.feed(dm)
+        assert not launched(h, token)
+        assert h.private_replies(token) == [error_text(ServiceErrorCode.NOT_SEATED, {"table": table_id}, "en")]
+        assert bot_of(h).service.get(table_id).status is TableStatus.LOBBY

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from web_kit import BOT_TOKEN, fake_instances
 
 from bot.store.sqlite import SqliteStore
 from bot.tables.archive import MatchArchive
@@ -214,17 +215,19 @@ class Rig:
 
 
 @asynccontextmanager
-async def rig(tmp_path: Path, *, oauth: str | None = None, reviews: Reviews | None = None,
+async def rig(tmp_path: Path, *, oauth: str | None = None, api: str | None = None, reviews: Reviews | None = None,
               timing: ServiceConfig = FAST) -> AsyncIterator[Rig]:
     port = free_port()
     config = WebConfig(secret=SECRET, public_url=f"http://127.0.0.1:{port}", port=port, host="127.0.0.1",
                        client_id=CLIENT_ID, client_secret="client-secret" if oauth else None,
                        token_url=f"{oauth}/token" if oauth else "http://127.0.0.1:9/token",
-                       user_url=f"{oauth}/me" if oauth else "http://127.0.0.1:9/me")
+                       user_url=f"{oauth}/me" if oauth else "http://127.0.0.1:9/me",
+                       api_url=api or "http://127.0.0.1:9/api/v10")
     assert async_playwright is not None
     async with SqliteStore(tmp_path / "k.sqlite3") as store, async_playwright() as playwright:
         service = TableService(store, timing, choose=first_legal)
-        server = WebServer(service, config, archive=MatchArchive(store, service.table_in_memory), reviews=reviews)
+        server = WebServer(service, config, archive=MatchArchive(store, service.table_in_memory), reviews=reviews,
+                           bot_token=lambda: BOT_TOKEN)
         await server.start()
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         rigged = Rig(service, server, config.public_url, browser, store, timing, reviews)
@@ -514,9 +517,11 @@ async def fake_oauth() -> AsyncIterator[tuple[str, list[dict[str, str]]]]:
 
 
 async def test_the_activity_logs_in_through_the_discord_client_and_plays(tmp_path: Path) -> None:
-    async with fake_oauth() as (oauth, seen), rig(tmp_path, oauth=oauth) as r:
+    # Discord's record of the instance the fake client launched: in the table's thread, with person 1001 in it.
+    async with fake_oauth() as (oauth, seen), fake_instances(CLIENT_ID, **{"i-1": (THREAD, (PEOPLE[0],))}) as (
+            instances, api), rig(tmp_path, oauth=oauth, api=api) as r:
         await open_table(r, 1)
-        # Discord launches the Activity in the table's thread: the channel the page names in its hello.
+        # Discord launches the Activity in the table's thread: the channel its instance runs in.
         r.table.thread_id = THREAD
         r.service.registry.reindex(r.table)
         context = await r.browser.new_context(viewport={"width": 420, "height": 800})
@@ -536,7 +541,9 @@ async def test_the_activity_logs_in_through_the_discord_client_and_plays(tmp_pat
         log = await page.evaluate("window.log")
         assert [0, None] in log and [1, "AUTHORIZE"] in log and [1, "AUTHENTICATE"] in log
         hello = next(f for f in watched.sent if f.get("type") == "hello")
-        assert hello["channel_id"] == str(THREAD) and hello["token"].count(".") == 1
+        assert hello["instance_id"] == "i-1" and hello["channel_id"] == str(THREAD)
+        assert hello["token"].count(".") == 1
+        assert [asked for asked, _ in instances.asked] == ["i-1"]  # the server asked Discord where it runs
         welcome = next(f for f in watched.frames if f["type"] == "welcome")
         assert welcome["seat"] == str(r.table.seat_of(PEOPLE[0]))
         # And it plays from inside the frame: the seat's first move goes through.

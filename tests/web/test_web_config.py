@@ -10,7 +10,7 @@ from aiohttp import ClientSession
 
 from bot.discord_app.config import ConfigError, load_config
 from bot.tables.service import TableService
-from bot.web.config import WebConfig
+from bot.web.config import DISCORD_API_URL, WebConfig
 from bot.web.server import WebServer
 
 BASE = {"DISCORD_TOKEN": "x", "KLAVERJAS_DB": ":memory:"}
@@ -29,6 +29,9 @@ def test_with_them_the_web_table_and_the_activitys_origin() -> None:
     assert web is not None and web.port == 8080 and web.client_secret == "cs"
     assert web.allowed_origins == {"https://kj.example.org", "https://1234.discordsays.com"}
     assert "s" * 32 not in repr(web) and "cs" not in repr(web).replace("client_secret", "")
+    assert web.api_url == DISCORD_API_URL  # where the bot asks Discord about Activity instances
+    moved = load_config({**BASE, **WEB, "KLAVERJAS_DISCORD_API_URL": "http://127.0.0.1:9/api"}, dotenv=None).web
+    assert moved is not None and moved.api_url == "http://127.0.0.1:9/api"
 
 
 @pytest.mark.parametrize(("key", "value"), [("KLAVERJAS_WEB_PORT", "http"), ("KLAVERJAS_WEB_PORT", "70000"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.test_utils import TestServer
-from web_kit import FAST, HOST, ORIGIN, SECRET, first_legal, rig, seat_token, settings, web_config
+from web_kit import FAST, HOST, ORIGIN, SECRET, fake_instances, first_legal, rig, seat_token, settings, web_config
 
 from bot.store.sqlite import SqliteStore
 from bot.tables.archive import MatchArchive
@@ -76,34 +76,39 @@ def fake_discord(codes: dict[str, int]) -> web.Application:
 async def test_the_activity_exchanges_its_code_and_opens_the_table_of_its_thread() -> None:
     discord = TestServer(fake_discord({"good": HOST}))
     await discord.start_server()
-    try:
-        config = web_config(client_secret="client-secret", token_url=str(discord.make_url("/api/oauth2/token")),
-                            user_url=str(discord.make_url("/api/users/@me")))
-        async with rig(config) as r:
-            answer = await r.client.post("/api/token", json={"code": "good"})
-            assert answer.status == 200
-            body = await answer.json()
-            assert body["access_token"] == "at-good"
-            assert verify(SECRET, body["session"], TokenKind.SESSION).person == HOST
-            for bad in ({"code": "stolen"}, {"code": 5}, {}):
-                assert (await r.client.post("/api/token", json=bad)).status in (400, 401)
-            table = await r.service.create_table(host_id=HOST, host_name="Anna", settings=settings(), seed=3,
-                                                 guild_id=1, channel_id=500)
-            await r.service.start(table.id, HOST)
-            await r.service.keep_discord(table, lambda: setattr(table, "thread_id", 600))
-            page = await r.socket({"Origin": "https://123456.discordsays.com"})
-            welcome, state = await page.hello(token=body["session"], channel_id="600")
-            assert welcome["seat"] == "S" and state["view"]["me"]["seat"] == "S"
-            # Someone else launched in that thread watches; launched elsewhere, there is no table.
-            other = sign(SECRET, GUEST, TokenKind.SESSION, ttl=60)
-            onlooker = await r.socket()
-            welcome, state = await onlooker.hello(token=other, channel_id="600")
-            assert welcome["seat"] is None and "me" not in state["view"]
-            nowhere = await r.socket()
-            answer_, _ = await nowhere.hello(token=body["session"], channel_id="999")
-            assert answer_["code"] == "no_table_here"
-    finally:
-        await discord.close()
+    # Discord's Activity instances: one in the table's thread with Anna and Bert, one in another channel.
+    known = {"i-thread": (600, (HOST, GUEST)), "i-elsewhere": (999, (HOST,))}
+    async with fake_instances(**known) as (fake, api):
+        try:
+            config = web_config(client_secret="client-secret", token_url=str(discord.make_url("/api/oauth2/token")),
+                                user_url=str(discord.make_url("/api/users/@me")), api_url=api)
+            async with rig(config) as r:
+                answer = await r.client.post("/api/token", json={"code": "good"})
+                assert answer.status == 200
+                body = await answer.json()
+                assert body["access_token"] == "at-good"
+                assert verify(SECRET, body["session"], TokenKind.SESSION).person == HOST
+                for bad in ({"code": "stolen"}, {"code": 5}, {}):
+                    assert (await r.client.post("/api/token", json=bad)).status in (400, 401)
+                table = await r.service.create_table(host_id=HOST, host_name="Anna", settings=settings(), seed=3,
+                                                     guild_id=1, channel_id=500)
+                await r.service.start(table.id, HOST)
+                await r.service.keep_discord(table, lambda: setattr(table, "thread_id", 600))
+                page = await r.socket({"Origin": "https://123456.discordsays.com"})
+                welcome, state = await page.hello(token=body["session"], instance_id="i-thread", channel_id="600")
+                assert welcome["seat"] == "S" and state["view"]["me"]["seat"] == "S"
+                # Someone else in that thread's instance watches (the channel is Discord's: the page need not name
+                # it); in an instance elsewhere, there is no table.
+                other = sign(SECRET, GUEST, TokenKind.SESSION, ttl=60)
+                onlooker = await r.socket()
+                welcome, state = await onlooker.hello(token=other, instance_id="i-thread")
+                assert welcome["seat"] is None and "me" not in state["view"]
+                nowhere = await r.socket()
+                answer_, _ = await nowhere.hello(token=body["session"], instance_id="i-elsewhere", channel_id="999")
+                assert answer_["code"] == "no_table_here"
+                assert {asked for asked, _ in fake.asked} == {"i-thread", "i-elsewhere"}
+        finally:
+            await discord.close()
 
 
 async def test_without_a_client_secret_the_code_exchange_is_off() -> None:

@@ -222,11 +222,7 @@ async def test_the_hint_names_a_legal_card_of_the_page_with_the_chats_words() ->
 
 async def test_oversized_malformed_and_unknown_frames_get_an_error_and_change_nothing() -> None:
     async with rig() as r:
-        table_id = await lobby(r)
-        await r.service.start(table_id, HOST)
-        await r.service.idle()
-        page = await r.socket()
-        await page.hello(token=seat_token(HOST, table_id))
+        table_id, page = await r.playing()
         table = r.service.get(table_id)
         version = table.version
         bad = ["{not json", "[1, 2]", json.dumps({"type": 7}), json.dumps({"type": "dance"}),
@@ -246,11 +242,7 @@ async def test_oversized_malformed_and_unknown_frames_get_an_error_and_change_no
 
 async def test_a_stale_version_is_refused_with_a_fresh_state() -> None:
     async with rig() as r:
-        table_id = await lobby(r)
-        await r.service.start(table_id, HOST)
-        await r.service.idle()
-        page = await r.socket()
-        await page.hello(token=seat_token(HOST, table_id))
+        table_id, page = await r.playing()
         table = r.service.get(table_id)
         version = table.version
         await page.send({"type": "act", "version": version - 1, "call": "pass"})
@@ -398,12 +390,8 @@ async def test_a_socket_without_a_successful_hello_is_closed_in_time() -> None:
 
 async def test_an_away_player_comes_back_from_the_page() -> None:
     async with rig() as r:
-        table_id = await lobby(r)
-        await r.service.start(table_id, HOST)
-        await r.service.idle()
+        table_id, page = await r.playing()
         table = r.service.get(table_id)
-        page = await r.socket()
-        await page.hello(token=seat_token(HOST, table_id))
         await page.send({"type": "back"})
         assert (await page.next("error"))["code"] == "not_away"
         table.seats[Seat.S].away = True  # as two missed turns make it

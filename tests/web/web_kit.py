@@ -1,5 +1,5 @@
 """What the web server's tests share: a table service with fast AI seats, the server on aiohttp's test server,
-and a socket client that reads frames."""
+a socket client that reads frames, and Discord's Activity instance endpoint faked."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import ClientWebSocketResponse, WSMsgType
+from aiohttp import ClientWebSocketResponse, WSMsgType, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.tables.model import TableSettings
@@ -27,6 +27,7 @@ SECRET = "test-secret-0123456789abcdef"
 PUBLIC = "https://klaverjas.example"
 ORIGIN = {"Origin": PUBLIC}
 HOST = 1001
+BOT_TOKEN = "bot-token-of-the-test"
 FAST = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=600)
 
 
@@ -111,11 +112,74 @@ class Rig:
         return table.id
 
 
+    async def playing(self) -> tuple[int, Socket]:
+        """A started one-hand table once its AI seats have moved, and HOST's page at it, welcomed."""
+        table_id = await self.table()
+        await self.service.idle()
+        page = await self.socket()
+        welcome, _ = await page.hello(token=seat_token(HOST, table_id))
+        assert welcome["type"] == "welcome", welcome
+        return table_id, page
+
+
+@dataclass
+class FakeInstances:
+    """Discord's ``GET /applications/{id}/activity-instances/{instance}``: ``known`` instance id -> (channel,
+    people in it); any other id is a 404. ``status`` makes it answer that instead (429, 500), ``delay`` makes it
+    slow. Every request's instance id and Authorization header are kept."""
+
+    application_id: str = "123456"
+    known: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
+    status: int | None = None
+    retry_after: float = 0.5
+    delay: float = 0.0
+    asked: list[tuple[str, str]] = field(default_factory=list)
+
+    def app(self) -> web.Application:
+        async def instance(request: web.Request) -> web.Response:
+            instance_id = request.match_info["instance"]
+            self.asked.append((instance_id, request.headers.get("Authorization", "")))
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}" \
+                    or request.match_info["app"] != self.application_id:
+                return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            if self.status == 429:
+                return web.json_response({"message": "You are being rate limited.", "retry_after": self.retry_after,
+                                          "global": False}, status=429)
+            if self.status is not None:
+                return web.json_response({"message": "Internal Server Error"}, status=self.status)
+            if instance_id not in self.known:
+                return web.json_response({"message": "Unknown Activity Instance", "code": 10036}, status=404)
+            channel, users = self.known[instance_id]
+            return web.json_response({
+                "application_id": self.application_id, "instance_id": instance_id, "launch_id": "1300",
+                "location": {"id": f"gc-1-{channel}", "kind": "gc", "channel_id": str(channel), "guild_id": "1"},
+                "users": [str(u) for u in users]})
+
+        app = web.Application()
+        app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}", instance)
+        return app
+
+
+@asynccontextmanager
+async def fake_instances(application_id: str = "123456", /, **known: tuple[int, tuple[int, ...]]
+                         ) -> AsyncIterator[tuple[FakeInstances, str]]:
+    """The fake instance endpoint on a port of its own, and the API base to configure (``WebConfig.api_url``)."""
+    fake = FakeInstances(application_id, dict(known))
+    server = TestServer(fake.app())
+    await server.start_server()
+    try:
+        yield fake, str(server.make_url("/api/v10"))
+    finally:
+        await server.close()
+
+
 @asynccontextmanager
 async def rig(config: WebConfig | None = None, service: TableService | None = None,
               **server_args: Any) -> AsyncIterator[Rig]:
     service = service or TableService(None, FAST, choose=first_legal)
-    server = WebServer(service, config or web_config(), **server_args)
+    server = WebServer(service, config or web_config(), **{"bot_token": lambda: BOT_TOKEN, **server_args})
     client: TestClient[Any, Any] = TestClient(TestServer(server.app()))
     await client.start_server()
     try:

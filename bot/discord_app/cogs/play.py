@@ -13,14 +13,14 @@ from bot import access
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import reply, user_lang
-from bot.discord_app.handlers import activity_here, send_hand_ephemeral, table_here, user_table
+from bot.discord_app.handlers import send_hand_ephemeral, table_here, user_table
 from bot.discord_app.limits import tame, visible
 from bot.discord_app.messages import score_message
 from bot.discord_app.views import PlayHereButton, browser_button
 from bot.tables.errors import ServiceError
 from bot.tables.model import Delivery, choice_of
 from bot.texts.catalog import card_label, parse_card_text, t
-from bot.web.links import seat_link, watch_link
+from bot.web.links import activity_here, seat_link, watch_link
 from engine.cards import Card
 
 

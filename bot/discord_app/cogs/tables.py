@@ -20,6 +20,7 @@ from bot.tables.errors import ServiceError, ServiceErrorCode
 from bot.tables.model import Table, TableSettings
 from bot.texts.catalog import parse_seat, t
 from bot.texts.language import Language
+from bot.web.links import activity_here
 
 PLAIN_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.voice)
 
@@ -39,7 +40,7 @@ class Tables(KlaverjasCog):
         settings = settings_from(base, options)
 
         async def post_lobby(table: Table) -> int:
-            view = lobby_view(table)
+            view = lobby_view(table, activity_here(self.bot.web, table, table.channel_id))
             try:
                 # The host's name is in the text: a name like "@everyone" must ping nobody.
                 callback = await interaction.response.send_message(lobby_text(table), view=view,

@@ -18,7 +18,8 @@ async function clientId() {
   return String(config.client_id);
 }
 
-// Returns what the socket's hello needs: the session token and the channel the Activity was launched in.
+// Returns what the socket's hello needs: the session token, the Activity's instance (the server asks Discord which
+// channel it runs in and who is in it) and the channel the Activity says it was launched in.
 export async function authenticateActivity(params, onStep = () => {}) {
   const id = await clientId();
   // The SDK wants a platform; Discord always sends one, but an old client or a test may not.
@@ -49,5 +50,9 @@ export async function authenticateActivity(params, onStep = () => {}) {
   const { access_token: accessToken, session } = await answer.json();
   onStep("authenticate");
   await sdk.commands.authenticate({ access_token: accessToken });
-  return { session, channelId: sdk.channelId || params.get("channel_id") || null };
+  return {
+    session,
+    instanceId: sdk.instanceId || params.get("instance_id") || null,
+    channelId: sdk.channelId || params.get("channel_id") || null,
+  };
 }

@@ -39,11 +39,12 @@ async function start() {
     await showReplay(root, params.get("replay"));
   } else if (launchedAsActivity(params)) {
     root.replaceChildren(h("p.boot", {}, "…"));
-    const { session, channelId } = await authenticateActivity(params, (step) => {
+    const { session, instanceId, channelId } = await authenticateActivity(params, (step) => {
       root.dataset.activity = step;
     });
     root.dataset.activity = "connected";
-    const hello = { token: session };
+    // The instance is what the server checks with Discord; the channel only has to agree with it.
+    const hello = { token: session, instance_id: instanceId };
     if (channelId) hello.channel_id = channelId;
     play(hello);
   } else {
