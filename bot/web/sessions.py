@@ -22,7 +22,7 @@ from typing import Any
 
 from bot import access
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.events import GameProgress, ServiceEvent, TableRestored
+from bot.tables.events import CopyChanged, GameProgress, ServiceEvent, TableRestored
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_letters, seat_name, suit_name, t
@@ -142,14 +142,17 @@ class WebHub:
 
     async def on_event(self, event: ServiceEvent) -> None:
         table = event.table
-        if isinstance(event, GameProgress | TableRestored):
+        # A table another process owns comes as a ``CopyChanged``: its page is fed here all the same, whichever
+        # process it connected to.
+        happened = event.events if isinstance(event, CopyChanged) else (event,)
+        if any(isinstance(one, GameProgress | TableRestored) for one in happened):
             self._changed[table.id] = time.time()
         if table.closed:
             self._changed.pop(table.id, None)
         sessions = self.sessions.get(table.id)
         if not sessions:
             return
-        events = service_events(event)
+        events = [frame for one in happened for frame in service_events(one)]
         public: list[PublicView] = []  # built once, for the onlookers, when there are any
         for session in list(sessions):
             session.table_changed(table, events, public)
@@ -395,7 +398,7 @@ class Session:
         """Who this is and which table: a seat token; a session token and the channel it was launched in (the
         Activity); or a watch token (a table's public view). Answered with a welcome and a fresh state (also on a
         reconnect)."""
-        table, person = self._find(frame)
+        table, person = await self._find(frame)
         if table is None:
             return
         self._leave_table()
@@ -410,7 +413,7 @@ class Session:
                    "table": table.id, "names": names, "texts": page_texts(self.lang)})
         self.resync()
 
-    def _find(self, frame: dict[str, Any]) -> tuple[Table | None, int | None]:
+    async def _find(self, frame: dict[str, Any]) -> tuple[Table | None, int | None]:
         secret = self.config.secret
         token = frame.get("token")
         watch = frame.get("watch")
@@ -420,7 +423,7 @@ class Session:
                 found = verify(secret, watch, TokenKind.WATCH)
                 if found.table is None:
                     raise MalformedToken("a watch token names its table")
-                table = self.service.table_in_memory(found.table)
+                table = await self._table_by_id(found.table)
                 if table is None:
                     self._no_table(found.table)
                 return table, None
@@ -428,6 +431,8 @@ class Session:
                 found = verify(secret, token, TokenKind.SESSION)
                 channel = int(str(frame["channel_id"])) if str(frame["channel_id"]).isdigit() else None
                 table = self.service.table_in_channel(channel) or self.service.lobby_in_channel(channel)
+                if table is not None:
+                    table = await self._table_by_id(table.id)
                 if table is None:
                     self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE_HERE.value,
                                "message": error_text(ServiceErrorCode.NO_TABLE_HERE, {}, self.lang)})
@@ -437,7 +442,7 @@ class Session:
             self.error(error.code)
             return None, None
         assert found.table is not None
-        table = self.service.table_in_memory(found.table)
+        table = await self._table_by_id(found.table)
         if table is None:
             self._no_table(found.table)
             return None, None
@@ -446,6 +451,11 @@ class Session:
                        "message": error_text(ServiceErrorCode.NOT_SEATED, {}, self.lang)})
             return None, None
         return table, found.person
+
+    async def _table_by_id(self, table_id: int) -> Table | None:
+        """The table a token names, as the store has it now: another process sharing the store may have changed
+        it (or opened it) a moment ago, before this one heard (``TableService.up_to_date``)."""
+        return await self.service.up_to_date(table_id)
 
     def _no_table(self, table_id: int) -> None:
         self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE.value,
