@@ -17,6 +17,9 @@ sends direct-message interactions to shard 0). What keeps the copies honest:
 - Each write to a table sends a notice (PostgreSQL NOTIFY, at its commit): the others bring their copies up to
   date at once, the owner announces and plays on. A slow poll of the tables' revisions catches any notice lost
   with a broken connection.
+- Every change of a copy here, at a table another process owns (this process acted, or the copy was brought up to
+  date), is told to this process's subscribers as a ``CopyChanged``: the chat's announcer leaves it to the owner,
+  the web pages connected here follow the table by it.
 
 With SQLite nothing of this runs: one process owns every table, as always.
 """

@@ -15,7 +15,7 @@ from web_kit import HOST, ORIGIN, Socket, first_legal, seat_token, settings, wat
 
 from bot.store.postgres import PostgresStore
 from bot.tables.events import CopyChanged, GameProgress, ServiceEvent
-from bot.tables.model import Actor, Table
+from bot.tables.model import Actor, Table, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.shards import Shards
 from bot.web.server import WebServer
@@ -192,6 +192,9 @@ async def test_leaving_on_one_process_cuts_off_the_seat_page_on_the_other(pg_url
         welcome, _ = await guest_page.hello(token=seat_token(GUEST, table.id))
         assert welcome["seat"] == str(table.seat_of(GUEST))
         await host_page.hello(token=seat_token(HOST, table.id))
+        watcher = await other.socket()
+        await watcher.hello(watch=watch_token(table.id))
+        guest_seat = table.seat_of(GUEST)
         await owner.service.leave(table.id, GUEST)  # on the owner: the other's page is cut off
         await host_page.drain(0.3)
         await other.service.leave(table.id, HOST)  # on the other: the owner's page is cut off
@@ -207,6 +210,13 @@ async def test_leaving_on_one_process_cuts_off_the_seat_page_on_the_other(pg_url
             again = await process.socket()
             answer, state = await again.hello(token=seat_token(person, table.id))
             assert answer["code"] == "not_seated" and state == {}
+        # An onlooker on the other process was told of both, and of the stop the owner made.
+        assert await owner.service.stop(table.id, 9, can_manage=True)
+        await until(lambda: other.service.get(table.id).status is TableStatus.STOPPED)
+        await watcher.drain(0.3)
+        told = [(e["kind"], e.get("seat")) for e in events(watcher) if e["kind"].startswith(("seat_", "stop"))]
+        assert told == [("seat_left", str(guest_seat)), ("seat_left", "S"), ("stopped", None)], told
+        assert watcher.frames[-1]["view"]["table"]["status"] == "stopped"
 
 
 async def test_a_page_on_the_other_process_outlives_the_owner_and_follows_its_successor(pg_url: str) -> None:
