@@ -285,11 +285,12 @@ def _told(table: Table, before: _Shape, progress: list[GameProgress]) -> tuple[S
     for seat in SEATS if before.status is not TableStatus.LOBBY else ():
         kind, user_id, _name, away, pending = before.seats[seat]
         info = table.seats[seat]
-        if kind is SeatKind.HUMAN and info.kind is SeatKind.AI:
+        same = kind is info.kind and user_id == info.user_id
+        if kind is SeatKind.HUMAN and not same:
             told.append(SeatChanged(table, seat, SeatChange.LEFT, user_id))
-        elif kind is SeatKind.AI and info.kind is SeatKind.HUMAN:
+        if info.kind is SeatKind.HUMAN and not same:
             told.append(SeatChanged(table, seat, SeatChange.TOOK_OVER, info.user_id))
-        elif kind is SeatKind.HUMAN and user_id == info.user_id and away != info.away:
+        elif kind is SeatKind.HUMAN and same and away != info.away:
             told.append(SeatAway(table, seat, info.user_id) if info.away and info.user_id is not None
                         else SeatChanged(table, seat, SeatChange.BACK, info.user_id))
         if pending is None and info.pending_user_id is not None and info.kind is SeatKind.AI:
