@@ -117,7 +117,7 @@ def without_clock(state: dict[str, Any]) -> dict[str, Any]:
 async def test_a_page_on_the_other_process_plays_and_sees_what_a_page_on_the_owner_sees(pg_url: str) -> None:
     async with Process(pg_url, 0) as owner, Process(pg_url, 1) as other:
         table = await new_table(owner, hands=2)
-        # Both pages open in the lobby; the other process has not heard of the table yet: the hello takes its copy.
+        # Both pages open in the lobby; the other process may not have heard of it yet: the hello takes its copy.
         page, tab, watcher = await other.socket(), await owner.socket(), await other.socket()
         welcome, _ = await page.hello(token=seat_token(HOST, table.id))
         assert welcome["seat"] == "S" and table.id in other.service.tables
