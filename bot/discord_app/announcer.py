@@ -181,7 +181,8 @@ class Announcer:
     # ------------------------------------------------------------ events: decide and queue (the table is locked)
 
     async def on_event(self, event: ServiceEvent) -> None:
-        """The service's subscriber. Queues what to say and returns: it never waits for Discord."""
+        """The service's subscriber. Queues what to say and returns: it never waits for Discord. A ``CopyChanged``
+        (a table another process owns) is left to that process."""
         table = event.table
         if isinstance(event, GameProgress):
             self.on_progress(event)

@@ -110,6 +110,18 @@ class AutoplayStarted:
     table: Table
 
 
+@dataclass(frozen=True, slots=True)
+class CopyChanged:
+    """A table another process owns changed here (``bot.tables.shared``): this process acted on it, or brought its
+    copy up to date from the store. ``events``: what happened, as far as this process knows it: every action's
+    ``GameProgress`` (with the engine's events), and what the copy's new state tells of the rest (a start, a stop,
+    a seat left, taken over, away or back). The owner announces the table; this is for the subscribers that follow
+    it in every process (the web pages)."""
+
+    table: Table
+    events: tuple[ServiceEvent, ...]  # never a CopyChanged
+
+
 ServiceEvent = (LobbyChanged | TableStarted | GameProgress | TurnReminder | SeatAway | SeatChanged | TablePaused
-                | TableStopped | LobbyExpired | TableRestored | AutoplayStarted)
+                | TableStopped | LobbyExpired | TableRestored | AutoplayStarted | CopyChanged)
 Subscriber = Callable[[ServiceEvent], Awaitable[None]]

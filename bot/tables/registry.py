@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.events import GameProgress, ServiceEvent, Subscriber
+from bot.tables.events import CopyChanged, GameProgress, ServiceEvent, Subscriber
 from bot.tables.model import Actor, Table, TableStatus
 from engine.actions import Action, Claim
 from engine.cards import Seat
@@ -135,11 +135,22 @@ class TableRegistry:
 
     async def emit(self, event: ServiceEvent) -> None:
         """Tell every subscriber, in order; the caller holds the table's lock (see the module's docstring). At a
-        table another process owns, that process is told instead (its actions it reads from the store)."""
+        table another process owns, that process is told (its actions it reads from the store) and announces it;
+        the subscribers here hear it as a ``CopyChanged``."""
         self.changed(event.table)
         if self.shared is not None and not self.shared.owns(event.table):
             await self.shared.forward(event)
+            await self.tell_copy(CopyChanged(event.table, (event,)))
             return
+        await self._tell(event)
+
+    async def tell_copy(self, event: CopyChanged) -> None:
+        """Tell the subscribers how a table another process owns changed here; nobody else is told (the owner
+        hears of it from the store, or from ``emit``'s notice). The caller holds the table's lock."""
+        self.changed(event.table)
+        await self._tell(event)
+
+    async def _tell(self, event: ServiceEvent) -> None:
         loop = asyncio.get_running_loop()
         for subscriber in list(self._subscribers):
             started = loop.time()

@@ -95,7 +95,8 @@ class TableService:
         return self.registry.tables
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Hear of every change of the tables this process owns (``bot.tables.events``)."""
+        """Hear of every change of the tables this process owns (``bot.tables.events``), and, as a ``CopyChanged``,
+        of the changes of the others' tables that this process learns of (when other processes share the store)."""
         self.registry.subscribe(subscriber)
 
     def table_in_memory(self, table_id: int) -> Table | None:
@@ -363,6 +364,19 @@ class TableService:
         before the notice): kept here from now on. Nothing when the store is this process's alone."""
         if table_id not in self.tables and self.registry.shared is not None:
             await self.registry.shared.load(table_id)
+
+    async def up_to_date(self, table_id: int) -> Table | None:
+        """The table in memory (``table_in_memory``), as the store has it now: with other processes sharing the
+        store this one's copy may be a notice behind (a seat taken elsewhere a moment ago), so it is brought up to
+        date first, under the table's lock (``bot.tables.shared``); a live table not heard of yet is taken."""
+        if self.registry.shared is None:
+            return self.table_in_memory(table_id)
+        await self.fetch(table_id)
+        table = self.table_in_memory(table_id)
+        if table is not None:
+            async with table.lock:  # which refreshes the copy
+                pass
+        return self.table_in_memory(table_id)
 
     async def keep_discord(self, table: Table, change: Callable[[], object]) -> None:
         """The front end learnt a Discord fact (a thread, a message id): ``change`` makes it, under the table's

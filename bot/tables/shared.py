@@ -17,6 +17,9 @@ sends direct-message interactions to shard 0). What keeps the copies honest:
 - Each write to a table sends a notice (PostgreSQL NOTIFY, at its commit): the others bring their copies up to
   date at once, the owner announces and plays on. A slow poll of the tables' revisions catches any notice lost
   with a broken connection.
+- Every change of a copy here, at a table another process owns (this process acted, or the copy was brought up to
+  date), is told to this process's subscribers as a ``CopyChanged``: the chat's announcer leaves it to the owner,
+  the web pages connected here follow the table by it.
 
 With SQLite nothing of this runs: one process owns every table, as always.
 """
@@ -35,6 +38,7 @@ from typing import Any, Protocol
 from bot.tables.driver import TableDriver
 from bot.tables.events import (
     AutoplayStarted,
+    CopyChanged,
     GameProgress,
     LobbyChanged,
     LobbyExpired,
@@ -46,11 +50,11 @@ from bot.tables.events import (
     TableStopped,
     TurnReminder,
 )
-from bot.tables.model import Actor, Table, TableStatus
+from bot.tables.model import Actor, SeatKind, Table, TableStatus
 from bot.tables.registry import LIVE, TableRegistry, replay
 from bot.tables.shards import Shards
 from engine.actions import Action, Call, Claim, Decline
-from engine.cards import Card, Seat
+from engine.cards import SEATS, Card, Seat
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +123,7 @@ class SharedTables:
             self.registry.evict(table)
             return
         actions = await self.store.actions_from(table.id, table.version)
+        before = _Shape.of(table)
         _take_over(table, stored)
         progress: list[GameProgress] = []
         for action, actor in actions:
@@ -137,6 +142,8 @@ class SharedTables:
         if self.owns(table):
             for event in progress:
                 await self.registry.emit(event)
+        elif progress or _Shape.of(table) != before:  # not a write that changes nothing shown (a message id)
+            await self.registry.tell_copy(CopyChanged(table, _told(table, before, progress)))
         self.driver.schedule(table)
 
     async def load(self, table_id: int) -> Table | None:
@@ -249,6 +256,48 @@ def _take_over(table: Table, stored: Table) -> None:
                 setattr(mine, field.name, getattr(theirs, field.name))
         else:
             table.seats[index] = theirs
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Shape:
+    """What a copy's state shows besides its game: its status, and who sits where (kind, person, away, reserved)."""
+
+    version: int
+    status: TableStatus
+    seats: tuple[tuple[SeatKind, int | None, str, bool, int | None], ...]
+
+    @staticmethod
+    def of(table: Table) -> _Shape:
+        return _Shape(table.version, table.status, tuple(
+            (info.kind, info.user_id, info.name, info.away, info.pending_user_id) for info in table.seats))
+
+
+def _told(table: Table, before: _Shape, progress: list[GameProgress]) -> tuple[ServiceEvent, ...]:
+    """What happened to a copy brought up to date, for ``CopyChanged``: the actions as they were played, and what
+    the owner said besides that the new state shows (it is not in the store; a pause or a reminder is not)."""
+    told: list[ServiceEvent] = []
+    if before.status is TableStatus.LOBBY:
+        if table.status in (TableStatus.PLAYING, TableStatus.FINISHED):
+            told.append(TableStarted(table))
+        elif before.seats != _Shape.of(table).seats:
+            told.append(LobbyChanged(table))
+    told.extend(progress)
+    for seat in SEATS if before.status is not TableStatus.LOBBY else ():
+        kind, user_id, _name, away, pending = before.seats[seat]
+        info = table.seats[seat]
+        same = kind is info.kind and user_id == info.user_id
+        if kind is SeatKind.HUMAN and not same:
+            told.append(SeatChanged(table, seat, SeatChange.LEFT, user_id))
+        if info.kind is SeatKind.HUMAN and not same:
+            told.append(SeatChanged(table, seat, SeatChange.TOOK_OVER, info.user_id))
+        elif kind is SeatKind.HUMAN and same and away != info.away:
+            told.append(SeatAway(table, seat, info.user_id) if info.away and info.user_id is not None
+                        else SeatChanged(table, seat, SeatChange.BACK, info.user_id))
+        if pending is None and info.pending_user_id is not None and info.kind is SeatKind.AI:
+            told.append(SeatChanged(table, seat, SeatChange.WILL_TAKE_OVER, info.pending_user_id))
+    if table.status is TableStatus.STOPPED and before.status is not TableStatus.STOPPED:
+        told.append(TableStopped(table, None))
+    return tuple(told)
 
 
 def _seat_of(table: Table, action: Action) -> Seat | None:

@@ -5,6 +5,8 @@ it hands each of that table's sessions the public happenings and a fresh state, 
 lock, so every session sees the state of that change): a seat's from its own ``SeatView``, as ``bot.access``
 allows it at that moment, an onlooker's from the ``PublicView``. A session whose person no longer sits at the
 table (they left, another account) gets an error and is closed: a seat token opens a seat only while it is theirs.
+With several processes sharing the store, a table another process owns comes as the service's ``CopyChanged``
+(this process's copy moved on): its sessions are fed from it alike, so a page may connect to any process.
 
 A session acts through the same service calls as the chat's buttons, with the version of the state it showed, so
 a browser click and a chat click on the same turn are applied once and the other is refused as stale.
@@ -22,7 +24,7 @@ from typing import Any
 
 from bot import access
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.events import GameProgress, ServiceEvent, TableRestored
+from bot.tables.events import CopyChanged, GameProgress, ServiceEvent, TableRestored
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_letters, seat_name, suit_name, t
@@ -128,14 +130,17 @@ class WebHub:
 
     async def on_event(self, event: ServiceEvent) -> None:
         table = event.table
-        if isinstance(event, GameProgress | TableRestored):
+        # A table another process owns comes as a ``CopyChanged``: its page is fed here all the same, whichever
+        # process it connected to.
+        happened = event.events if isinstance(event, CopyChanged) else (event,)
+        if any(isinstance(one, GameProgress | TableRestored) for one in happened):
             self._changed[table.id] = time.time()
         if table.closed:
             self._changed.pop(table.id, None)
         sessions = self.sessions.get(table.id)
         if not sessions:
             return
-        events = service_events(event)
+        events = [frame for one in happened for frame in service_events(one)]
         public: list[PublicView] = []  # built once, for the onlookers, when there are any
         for session in list(sessions):
             session.table_changed(table, events, public)
@@ -406,7 +411,7 @@ class Session:
                 found = verify(secret, watch, TokenKind.WATCH)
                 if found.table is None:
                     raise MalformedToken("a watch token names its table")
-                table = self.service.table_in_memory(found.table)
+                table = await self._table_by_id(found.table)
                 if table is None:
                     self._no_table(found.table)
                 return table, None
@@ -416,6 +421,8 @@ class Session:
                 if channel is None:
                     return None, None
                 table = self.service.table_in_channel(channel) or self.service.lobby_in_channel(channel)
+                if table is not None:
+                    table = await self._table_by_id(table.id)
                 if table is None:
                     self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE_HERE.value,
                                "message": error_text(ServiceErrorCode.NO_TABLE_HERE, {}, self.lang)})
@@ -425,7 +432,7 @@ class Session:
             self.error(error.code)
             return None, None
         assert found.table is not None
-        table = self.service.table_in_memory(found.table)
+        table = await self._table_by_id(found.table)
         if table is None:
             self._no_table(found.table)
             return None, None
@@ -446,6 +453,11 @@ class Session:
             self.error(refused.code)
             self.end(CLOSE_TRY_LATER if refused.retry else CLOSE_NOT_HERE)
             return None
+
+    async def _table_by_id(self, table_id: int) -> Table | None:
+        """The table a token names, as the store has it now: another process sharing the store may have changed
+        it (or opened it) a moment ago, before this one heard (``TableService.up_to_date``)."""
+        return await self.service.up_to_date(table_id)
 
     def _no_table(self, table_id: int) -> None:
         self.push({"type": "error", "code": ServiceErrorCode.NO_TABLE.value,

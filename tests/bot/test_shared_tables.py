@@ -13,13 +13,21 @@ import pytest
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.events import GameProgress, ServiceEvent
+from bot.tables.events import (
+    CopyChanged,
+    GameProgress,
+    LobbyChanged,
+    SeatChange,
+    SeatChanged,
+    ServiceEvent,
+    TableStarted,
+)
 from bot.tables.model import TableSettings, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from bot.tables.shards import Shards, parse_shards, shard_of
 from engine.actions import Call
 from engine.ai.players import Level, make_player
-from engine.cards import Card
+from engine.cards import Card, Seat
 from engine.view import SeatView
 
 GUILD = (6 << 22) | 5  # shard 0 of 2
@@ -108,7 +116,40 @@ async def test_a_stop_in_the_other_process_reaches_the_owner(pg_url: str) -> Non
         assert await other.service.stop(table.id, HOST)
         await until(lambda: table.status is TableStatus.STOPPED)
         await until(lambda: any(type(e).__name__ == "TableStopped" for e in owner.heard))
-        assert not other.heard
+        # The other announced nothing: its subscribers heard of the table's changes as a copy's only.
+        assert other.heard and all(isinstance(e, CopyChanged) for e in other.heard)
+
+
+async def test_the_other_process_tells_its_subscribers_each_action_once_and_what_its_copy_shows(pg_url: str) -> None:
+    async with Process(pg_url, 0) as owner, Process(pg_url, 1) as other:
+        table = await owner.service.create_table(host_id=HOST, host_name="Host", settings=TableSettings(),
+                                                 guild_id=GUILD, channel_id=79)
+        await owner.service.join(table.id, 502, "Guest")
+        await other.service.fetch(table.id)
+        await owner.service.start(table.id, HOST)
+        guest = table.seat_of(502)
+        assert guest is not None
+        # A person's turn (the AI players wait for it): nothing moves but what the test does.
+        await until(lambda: table.game.to_act in (guest, table.seat_of(HOST)) and not table.lock.locked())
+        await owner.service.idle()
+        await until(lambda: other.service.get(table.id).version == table.version)  # the other's copy caught up
+        await owner.service.leave(table.id, 502)
+        await owner.service.take_over(table.id, 503, "Third", guest)
+
+        def told() -> list[ServiceEvent]:
+            return [event for copy in other.heard if isinstance(copy, CopyChanged) for event in copy.events]
+
+        def seats() -> list[tuple[Seat, SeatChange, int | None]]:
+            return [(e.seat, e.change, e.user_id) for e in told() if isinstance(e, SeatChanged)]
+
+        await until(lambda: len(seats()) >= 2)
+        assert seats() == [(guest, SeatChange.LEFT, 502), (guest, SeatChange.WILL_TAKE_OVER, 503)], (
+            seats(), [type(e).__name__ for e in told()], table.seats)
+        assert isinstance(next(e for e in told() if not isinstance(e, LobbyChanged)), TableStarted)
+        await until(lambda: other.service.get(table.id).version == table.version and not table.lock.locked())
+        versions = [e.version for e in told() if isinstance(e, GameProgress)]
+        assert versions == list(range(1, table.version + 1))  # every action once, in order, none of its own
+        assert all(isinstance(e, CopyChanged) for e in other.heard)
 
 
 def test_shards_by_guild_and_their_notation() -> None:
