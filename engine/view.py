@@ -179,12 +179,13 @@ def public_view(game: Game) -> PublicView:
     )
 
 
-def seat_view(game: Game, seat: Seat) -> SeatView:
-    """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions."""
+def seat_view(game: Game, seat: Seat, public: PublicView | None = None) -> SeatView:
+    """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions. ``public``: the
+    game's ``public_view`` now, when the caller has it already (every seat's view of one state shares it)."""
     hand = _shown_hand(game)
     own = tuple(cards_of(hand.hands[seat])) if hand is not None else ()
     legal: tuple[Choice, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
-    return seat_view_of(public_view(game), seat, own, legal)
+    return seat_view_of(public if public is not None else public_view(game), seat, own, legal)
 
 
 def seat_view_of(public: PublicView, seat: Seat, hand: tuple[Card, ...], legal: tuple[Choice, ...]) -> SeatView:
