@@ -7,8 +7,8 @@ loop. The pages run in a second process (``multiprocessing``, spawned), as brows
 server's port, play, and send their click timings back. So the server's figures are the server's, not shared with
 its clients' sockets and JSON.
 
-The AI seats choose their first legal action (a chooser that takes no time: the figures are the web table's, not
-the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page plays its seat as a person would,
+The AI seats choose their first legal action (a chooser that takes no time, called on the server's event loop: the
+figures are the web table's, not the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page plays its seat as a person would,
 ``think_ms`` after its turn shows, and declines the claim question of declared roem. Printed figures:
 
 - ``click_p50_ms``/``click_p99_ms``: from a page sending its card or call to the state that shows it applied (the
@@ -201,7 +201,7 @@ class WebLoadRun:
             config = ServiceConfig(turn_time=600, reviews=False, tables_per_host=1)
             if options.ai_pause is not None:
                 config.ai_pause = config.deal_pause = options.ai_pause
-            service = TableService(store if options.store else None, config, choose=first_legal)
+            service = TableService(store if options.store else None, config, choose=first_legal, choose_on_loop=True)
             self.service = service
             server = WebServer(service, self.config)
             await server.start()
