@@ -9,6 +9,7 @@ the view says may be shown, and a trick won says nothing of roem before a claim.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -44,7 +45,7 @@ from engine.events import (
 from engine.game import Trick
 from engine.order import sort_cards
 from engine.roem import RoemPart
-from engine.settings import RoemMode
+from engine.settings import RoemMode, Rules
 from engine.view import PublicView, SeatView
 
 Frame = dict[str, Any]
@@ -84,6 +85,12 @@ def result_row(result: HandResult) -> Frame:
             "score": list(result.score)}
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_part(rules: Rules) -> Frame:
+    """``rules.to_dict()``, made once per set of rules (a frame's parts are only read, never changed)."""
+    return rules.to_dict()
+
+
 def table_part(table: Table) -> Frame:
     """Who sits where and how the table plays: the same for every viewer."""
     seats = {}
@@ -92,7 +99,7 @@ def table_part(table: Table) -> Frame:
         seats[str(seat)] = {"name": table.name_of(seat) if info.kind is not SeatKind.EMPTY else "",
                             "kind": info.kind.value, "away": info.away}
     return {"id": table.id, "status": table.status.value, "version": table.version, "seats": seats,
-            "rules": table.rules.to_dict(), "felt": table.settings.felt, "four_colour": table.settings.four_colour,
+            "rules": _rules_part(table.rules), "felt": table.settings.felt, "four_colour": table.settings.four_colour,
             "tournament": table.tournament_id is not None}
 
 
