@@ -8,8 +8,9 @@ server's port, play, and send their click timings back. So the server's figures 
 its clients' sockets and JSON.
 
 The AI seats choose their first legal action (a chooser that takes no time, called on the server's event loop: the
-figures are the web table's, not the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page plays its seat as a person would,
-``think_ms`` after its turn shows, and declines the claim question of declared roem. Printed figures:
+figures are the web table's, not the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page
+plays its seat as a person would, ``think_ms`` after its turn shows, and declines the claim question of declared
+roem. Printed figures:
 
 - ``click_p50_ms``/``click_p99_ms``: from a page sending its card or call to the state that shows it applied (the
   state comes before any AI seat thinks, so no AI time is in it), timed in the pages' process;
