@@ -5,8 +5,8 @@ it hands each of that table's sessions the public happenings and a fresh state, 
 lock, so every session sees the state of that change): a seat's from its own ``SeatView``, as ``bot.access``
 allows it at that moment, an onlooker's from the ``PublicView``. What every viewer of the change sees (the
 happenings, the table and the public view) is built and encoded once per change (``Change``); each seat adds only
-its own side. A session whose person no longer sits at the
-table (they left, another account) gets an error and is closed: a seat token opens a seat only while it is theirs.
+its own side. A session whose person no longer sits at the table (they left, another account) gets an error and is
+closed: a seat token opens a seat only while it is theirs.
 
 A session acts through the same service calls as the chat's buttons, with the version of the state it showed, so
 a browser click and a chat click on the same turn are applied once and the other is refused as stale.
