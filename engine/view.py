@@ -9,6 +9,7 @@ cheat; observer images are drawn from a ``PublicView`` (``public_view``), which 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from engine import rulebook
 from engine.actions import Call, Choice
@@ -136,7 +137,9 @@ class SeatView(PublicView):
         return mask
 
 
-_PUBLIC_FIELDS = tuple(f.name for f in fields(PublicView))
+# A ``SeatView``'s fields are the ``PublicView``'s, in order, then its own: read all at once (a view is built for every
+# seat at every change of every table).
+_public_fields = attrgetter(*(f.name for f in fields(PublicView)))
 
 
 def _shown_hand(game: Game) -> HandState | None:
@@ -179,14 +182,16 @@ def public_view(game: Game) -> PublicView:
     )
 
 
-def seat_view(game: Game, seat: Seat) -> SeatView:
-    """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions."""
+def seat_view(game: Game, seat: Seat, public: PublicView | None = None) -> SeatView:
+    """What ``seat`` knows: the public view, its own cards and, on its turn, its legal actions. ``public``: the
+    game's ``public_view`` now, when the caller has it already (every seat's view of one state shares it)."""
     hand = _shown_hand(game)
     own = tuple(cards_of(hand.hands[seat])) if hand is not None else ()
     legal: tuple[Choice, ...] = tuple(game.legal_actions()) if game.to_act is seat else ()
-    return seat_view_of(public_view(game), seat, own, legal)
+    return seat_view_of(public if public is not None else public_view(game), seat, own, legal)
 
 
 def seat_view_of(public: PublicView, seat: Seat, hand: tuple[Card, ...], legal: tuple[Choice, ...]) -> SeatView:
     """A seat's view: the public view and the seat's private side (its cards, what it may do now)."""
-    return SeatView(**{name: getattr(public, name) for name in _PUBLIC_FIELDS}, seat=seat, hand=hand, legal=legal)
+    values: tuple[object, ...] = (*_public_fields(public), seat, hand, legal)
+    return SeatView(*values)  # type: ignore[arg-type]  # the fields' types are PublicView's, read from one

@@ -1,17 +1,26 @@
-"""``klaverjas bench web --clients N``: N browser-less pages in one process, each playing one seat by WebSocket at a
-table of its own with three AI seats, through the real web server (``bot.web``) and table service.
+"""``klaverjas bench web --clients N``: N browser-less pages, each playing one seat by WebSocket at a table of its own
+with three AI seats, through the real web server (``bot.web``) and table service.
 
-The AI seats choose their first legal action (a chooser that takes no time: the figures are the web table's, not
-the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page plays its seat as a person would,
-``think_ms`` after its turn shows, and declines the claim question of declared roem. Printed figures:
+What runs where: the benchmark's own process is the server, as the bot runs it: the web server, the table service
+with its AI seats, and the SQLite store (whose writes go through aiosqlite's thread), in one process and one event
+loop. The pages run in a second process (``multiprocessing``, spawned), as browsers are elsewhere: they connect to the
+server's port, play, and send their click timings back. So the server's figures are the server's, not shared with
+its clients' sockets and JSON.
+
+The AI seats choose their first legal action (a chooser that takes no time, called on the server's event loop: the
+figures are the web table's, not the AI's), after the bot's usual pause (``ServiceConfig.ai_pause``). Each page
+plays its seat as a person would, ``think_ms`` after its turn shows, and declines the claim question of declared
+roem. Printed figures:
 
 - ``click_p50_ms``/``click_p99_ms``: from a page sending its card or call to the state that shows it applied (the
-  state comes before any AI seat thinks, so no AI time is in it);
-- ``mb_per_client``: the process's RSS growth over the run per client (the pages' sockets are in this process too,
-  so it is an upper bound of the server's share);
+  state comes before any AI seat thinks, so no AI time is in it), timed in the pages' process;
+- ``mb_per_client``: the server process's RSS growth over the run per client;
 - ``discord_requests_per_trick``: Discord requests per trick; 0, no Discord front end is attached (a table played
   only from the web costs Discord nothing);
-- ``cpu_ms_per_click``: the whole process's CPU time (server, service, store calls and the pages) per click;
+- ``server_cpu_ms_per_click``: the server process's CPU time (web server, table service, AI seats and the store,
+  its thread included) per click;
+- ``cpu_ms_per_click``: the whole benchmark's CPU time per click, the server's and the pages' processes together
+  (what one process of both measured before the pages had a process of their own);
 - ``clicks``, ``tricks``, ``seconds``, ``errors`` (error frames the pages got: none expected).
 """
 
@@ -19,11 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import secrets
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +55,7 @@ from engine.view import SeatView
 
 ORIGIN = "http://127.0.0.1"
 FIRST_PERSON = 10_000
+PAGES_EXIT = 30.0  # seconds the pages' process gets to end once this run is over
 
 
 @dataclass(frozen=True)
@@ -60,26 +73,36 @@ def first_legal(level: Level, seed: int, view: SeatView) -> Choice:
     return view.legal[0]
 
 
-class Page:
-    """One browser-less page at one seat."""
+@dataclass(frozen=True)
+class PageSeat:
+    """What a page is given: its person's seat token and the table."""
 
-    def __init__(self, run: WebLoadRun, person: int, table_id: int) -> None:
-        self.run, self.person, self.table_id = run, person, table_id
+    person: int
+    table_id: int
+    token: str
+
+
+class Page:
+    """One browser-less page at one seat (in the pages' process)."""
+
+    def __init__(self, seat: PageSeat, think_ms: float, said_hello: Callable[[int], None]) -> None:
+        self.seat, self.think_ms, self.said_hello = seat, think_ms, said_hello
         self.clicks: list[float] = []  # seconds, click to state
         self.errors = 0
         self.tricks = 0
 
     async def play(self, http: ClientSession, url: str) -> None:
-        token = sign(self.run.config.secret, self.person, TokenKind.SEAT, self.table_id, ttl=SEAT_TTL)
         async with http.ws_connect(url, headers={"Origin": ORIGIN}, max_msg_size=0) as ws:
-            await ws.send_str(json.dumps({"type": "hello", "token": token}))
-            await self.run.started(self.table_id)
+            await ws.send_str(json.dumps({"type": "hello", "token": self.seat.token}))
             sent: tuple[int, float] | None = None  # the version clicked at, and when
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
                     break
                 frame = json.loads(message.data)
                 kind = frame["type"]
+                if kind == "welcome":
+                    self.said_hello(self.seat.table_id)  # the server knows the page: its table may start
+                    continue
                 if kind == "error":
                     self.errors += 1
                     continue
@@ -101,8 +124,8 @@ class Page:
                 choice = self.choice(view.get("me") or {})
                 if choice is None or sent is not None:
                     continue
-                if self.run.options.think_ms:
-                    await asyncio.sleep(self.run.options.think_ms / 1000)
+                if self.think_ms:
+                    await asyncio.sleep(self.think_ms / 1000)
                 sent = (version, time.perf_counter())
                 await ws.send_str(json.dumps({**choice, "version": version}))
 
@@ -122,6 +145,23 @@ class Page:
         return {"type": "act", "call": call}
 
 
+def run_pages(url: str, seats: list[PageSeat], think_ms: float, server: Connection) -> None:
+    """The pages' process: every page plays its seat to the end. Tells ``server`` ("ready"), each page's hello
+    answered ("hello", table id), and at the end ("done", the pages' figures)."""
+    asyncio.run(_play_pages(url, seats, think_ms, server))
+
+
+async def _play_pages(url: str, seats: list[PageSeat], think_ms: float, server: Connection) -> None:
+    cpu = time.process_time()
+    pages = [Page(seat, think_ms, lambda table_id: server.send(("hello", table_id))) for seat in seats]
+    server.send(("ready", None))
+    async with ClientSession(connector=TCPConnector(limit=0), timeout=ClientTimeout(total=None)) as http:
+        await asyncio.gather(*(page.play(http, url) for page in pages))
+    server.send(("done", {"clicks": [c for page in pages for c in page.clicks],
+                          "tricks": sum(page.tricks for page in pages), "errors": sum(page.errors for page in pages),
+                          "cpu": time.process_time() - cpu}))
+
+
 class WebLoadRun:
     def __init__(self, options: WebLoadOptions, db: Path) -> None:
         self.options = options
@@ -129,13 +169,31 @@ class WebLoadRun:
         self.config = WebConfig(secret=secrets.token_urlsafe(24), public_url=ORIGIN, host="127.0.0.1", port=0)
         self.service: TableService | None = None
         self._connected: dict[int, asyncio.Event] = {}
+        self._ready: asyncio.Event | None = None
+        self._done: asyncio.Future[dict[str, Any]] | None = None
 
-    async def started(self, table_id: int) -> None:
-        """The page said hello: its table may start."""
-        self._connected[table_id].set()
+    def _heard(self, pages: Connection) -> None:
+        """A message from the pages' process (read as it comes, on the event loop)."""
+        assert self._ready is not None and self._done is not None
+        try:
+            while pages.poll():
+                what, data = pages.recv()
+                if what == "hello":
+                    self._connected[data].set()
+                elif what == "ready":
+                    self._ready.set()
+                elif not self._done.done():
+                    self._done.set_result(data)
+        except (EOFError, OSError):  # the process ended without its figures
+            asyncio.get_running_loop().remove_reader(pages.fileno())
+            self._ready.set()
+            if not self._done.done():
+                self._done.set_exception(RuntimeError("the pages' process ended without its figures"))
 
     async def run(self) -> dict[str, Any]:
         options = self.options
+        loop = asyncio.get_running_loop()
+        self._ready, self._done = asyncio.Event(), loop.create_future()
         before = rss_bytes()
         cpu = time.process_time()
         async with SqliteStore(self.db) as store:
@@ -144,34 +202,46 @@ class WebLoadRun:
             config = ServiceConfig(turn_time=600, reviews=False, tables_per_host=1)
             if options.ai_pause is not None:
                 config.ai_pause = config.deal_pause = options.ai_pause
-            service = TableService(store if options.store else None, config, choose=first_legal)
+            service = TableService(store if options.store else None, config, choose=first_legal, choose_on_loop=True)
             self.service = service
             server = WebServer(service, self.config)
             await server.start()
             url = f"http://127.0.0.1:{server.port}/ws"
             settings = TableSettings(Rules().with_changes(length=str(options.hands)), ai_level=Level.EASY)
-            pages = []
+            seats = []
             for i in range(options.clients):
                 person = FIRST_PERSON + i
                 table = await service.create_table(host_id=person, host_name=f"P{i}", settings=settings,
                                                    guild_id=1, channel_id=100_000 + i, seed=i)
-                pages.append(Page(self, person, table.id))
+                token = sign(self.config.secret, person, TokenKind.SEAT, table.id, ttl=SEAT_TTL)
+                seats.append(PageSeat(person, table.id, token))
                 self._connected[table.id] = asyncio.Event()
-            began = time.perf_counter()
-            async with ClientSession(connector=TCPConnector(limit=0), timeout=ClientTimeout(total=None)) as http:
-                tasks = []
-                for i, page in enumerate(pages):
-                    tasks.append(asyncio.create_task(page.play(http, url)))
-                    tasks.append(asyncio.create_task(self._start(page.table_id, page.person,
-                                                                 options.ramp_s * i / max(1, options.clients))))
-                await asyncio.gather(*tasks)
+            mine, theirs = multiprocessing.get_context("spawn").Pipe()
+            process = multiprocessing.get_context("spawn").Process(
+                target=run_pages, args=(url, seats, options.think_ms, theirs), name="klaverjas-web-pages")
+            process.start()
+            theirs.close()
+            loop.add_reader(mine.fileno(), self._heard, mine)
+            try:
+                await self._ready.wait()
+                began = time.perf_counter()
+                starts = [asyncio.create_task(self._start(seat.table_id, seat.person,
+                                                          options.ramp_s * i / max(1, options.clients)))
+                          for i, seat in enumerate(seats)]
+                pages = await self._done
+                await asyncio.gather(*starts)
+            finally:
+                loop.remove_reader(mine.fileno())
+                await asyncio.to_thread(process.join, PAGES_EXIT)
+                if process.is_alive():  # this run failed before the pages were done: they stop with it
+                    process.terminate()
+                mine.close()
             seconds = time.perf_counter() - began
             cpu = time.process_time() - cpu
             peak = rss_bytes()
             await server.close()
             await service.close()
-        clicks = sorted(c * 1000 for page in pages for c in page.clicks)
-        tricks = sum(page.tricks for page in pages)
+        clicks = sorted(c * 1000 for c in pages["clicks"])
         return {
             "clients": options.clients,
             "click_p50_ms": round(statistics.median(clicks), 1) if clicks else None,
@@ -179,12 +249,13 @@ class WebLoadRun:
             "mb_per_client": round((peak - before) / options.clients / 1e6, 2),
             "discord_requests_per_trick": 0,
             "clicks": len(clicks),
-            "tricks": tricks,
-            "errors": sum(page.errors for page in pages),
+            "tricks": pages["tricks"],
+            "errors": pages["errors"],
             "seconds": round(seconds, 1),
-            # The whole process's CPU (server, table service, store calls and the pages themselves) per click: what
-            # the run cost whatever else the machine was doing.
-            "cpu_ms_per_click": round(cpu * 1000 / len(clicks), 2) if clicks else None,
+            # CPU per click, what the run cost whatever else the machine was doing: the server process's own (web
+            # server, table service, AI seats, store) and, as before the pages had a process, the whole benchmark's.
+            "server_cpu_ms_per_click": round(cpu * 1000 / len(clicks), 2) if clicks else None,
+            "cpu_ms_per_click": round((cpu + pages["cpu"]) * 1000 / len(clicks), 2) if clicks else None,
             "store": "sqlite" if options.store else "none",
             "ai": "first legal action (no thinking time)",
             "think_ms": options.think_ms,

@@ -48,7 +48,9 @@ stats prints stats_query_ms, leaderboard_query_ms (the slowest scope and period)
 median of a few runs each, then the generated database's size; see bot/cli/bench_stats.py.
 web --clients N prints clients, click_p50_ms and click_p99_ms (a page's card or call to the state showing it
 applied; the AI seats choose their first legal action, so no AI time is in it), mb_per_client,
-discord_requests_per_trick (0: no Discord front end), clicks, tricks and errors; see bot/cli/bench_web.py."""
+discord_requests_per_trick (0: no Discord front end), clicks, tricks and errors, server_cpu_ms_per_click (the
+server's process: web server, table service, AI seats, store) and cpu_ms_per_click (with the pages' process);
+see bot/cli/bench_web.py."""
 
 RENDER_EPILOG = """\
 exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
@@ -119,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "load: many tables at once in one bot process, against a fake Discord; "
                             "stats: the statistics queries on a generated database; "
                             "review: the match review's time per hand of four humans; "
-                            "web: many browser-less pages playing by WebSocket, one process")
+                            "web: many browser-less pages playing by WebSocket against the server in this process")
     timed = bench.add_argument_group("engine, ai and render")
     timed.add_argument("--seconds", type=words.seconds, default=None, metavar="S",
                        help="time budget per measurement, above 0 (default: each benchmark's own)")

@@ -82,11 +82,13 @@ class ServiceConfig:
 
 class TableDriver:
     def __init__(self, registry: TableRegistry, config: ServiceConfig, thinker: Thinker,
-                 choose: ChooseFn | None = None) -> None:
+                 choose: ChooseFn | None = None, choose_on_loop: bool = False) -> None:
         self.registry = registry
         self.config = config
         self.thinker = thinker
         self.choose = choose  # a replacement chooser (tests), run in a thread; else the thinker decides
+        # ``choose`` takes no time: called on the event loop, without a thread's hand-overs for every AI move.
+        self.choose_on_loop = choose_on_loop
         self._closed = False
 
     # ------------------------------------------------------------ tasks
@@ -349,6 +351,8 @@ class TableDriver:
             return await asyncio.to_thread(choose_action, Level.NORMAL, seed, view, False)
         # Thinking may take a while (PIMC): never on the event loop, in a worker process when configured.
         if self.choose is not None:
+            if self.choose_on_loop:
+                return self.choose(level, seed, view)
             return await asyncio.to_thread(self.choose, level, seed, view)
         return await self.thinker.choose(level, seed, view, table.tournament_id is None)
 

@@ -21,7 +21,7 @@ from engine.cards import SEATS, Seat
 from engine.errors import KlaverjasError, SettingsError
 from engine.game import Game, Phase
 from engine.settings import MAX_MATCH_HANDS, MAX_MATCH_TARGET, MIN_MATCH_TARGET, Rules, parse_length
-from engine.view import SeatView, seat_view
+from engine.view import PublicView, SeatView, public_view, seat_view
 from rendering.theme import DEFAULT_FELT, FELTS
 
 Choice = TypeVar("Choice", bound=StrEnum)
@@ -220,6 +220,10 @@ class Table:
     # The version at which the table was last said to wait for someone to come back (``TablePaused``), so a pause
     # is said once; in memory only.
     paused_at: int | None = None
+    # The public view of the game's state now, with the game and the action count it was built at, and the seats'
+    # views of that state: each is built once per change, for the web pages, the onlookers and the AI alike.
+    _public: tuple[Game, int, PublicView] | None = field(default=None, init=False, repr=False)
+    _seat_views: dict[Seat, SeatView] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -312,7 +316,22 @@ class Table:
         return info.name or seat.letter
 
     def view(self, seat: Seat) -> SeatView:
-        return seat_view(self.game, seat)
+        """What ``seat`` knows now (``engine.view.seat_view``), built once per change."""
+        public = self.public_view()
+        found = self._seat_views.get(seat)
+        if found is None:
+            found = self._seat_views[seat] = seat_view(self.game, seat, public)
+        return found
+
+    def public_view(self) -> PublicView:
+        """What everybody at the table sees now, built once per change (the game changes only by an action added, or
+        by being replaced)."""
+        game = self.game
+        cached = self._public
+        if cached is None or cached[0] is not game or cached[1] != len(game.actions):
+            cached = self._public = (game, len(game.actions), public_view(game))
+            self._seat_views.clear()
+        return cached[2]
 
     def vacate(self, seat: Seat, successor: SeatInfo) -> SeatInfo:
         """The seat's human leaves it to ``successor`` (nobody in the lobby, an AI in a game); returns the seat they

@@ -61,14 +61,18 @@ class TableService:
     def __init__(self, store: Store | None = None, config: ServiceConfig | None = None,
                  choose: ChooseFn | None = None, thinker: Thinker | None = None, *,
                  front_end_stores_end: bool = False, shards: Shards | None = None,
-                 shared_store: SharedStore | None = None, poll_seconds: float = POLL_SECONDS) -> None:
+                 shared_store: SharedStore | None = None, poll_seconds: float = POLL_SECONDS,
+                 choose_on_loop: bool = False) -> None:
         """Builds its parts in the order they need each other: the reviews, the registry (which tells the reviews
         of each stored end), the driver (which changes tables through the registry), and, when ``shared_store``
         says other processes share the store, this process's part in that (``bot.tables.shared``: the tables its
         ``shards`` hold are its own).
 
         ``front_end_stores_end``: the front end announces from its own task and calls ``store_end`` once a finished
-        game's end went out (until then the store keeps the game running, to announce it again after a crash)."""
+        game's end went out (until then the store keeps the game running, to announce it again after a crash).
+
+        ``choose_on_loop``: ``choose`` takes no time (a benchmark's first legal action), so it runs on the event loop
+        rather than in a thread."""
         thinker = thinker or Thinker(0, warm=False)
         config = config or ServiceConfig()
         shards = shards or Shards()
@@ -76,7 +80,7 @@ class TableService:
         self.reviews = Reviews(store if config.reviews and isinstance(store, ReviewStore) else None, thinker,
                                catches_up=shards.first)
         self.registry = TableRegistry(store, front_end_stores_end=front_end_stores_end, on_end=self.reviews.request)
-        self.driver = TableDriver(self.registry, config, thinker, choose)
+        self.driver = TableDriver(self.registry, config, thinker, choose, choose_on_loop)
         self.shared = SharedTables(self.registry, self.driver, shared_store, shards, poll_seconds) \
             if shared_store is not None else None
         if self.shared is not None:

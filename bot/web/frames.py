@@ -9,6 +9,8 @@ the view says may be shown, and a trick won says nothing of roem before a claim.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from bot.tables.events import (
@@ -25,7 +27,7 @@ from bot.tables.events import (
 from bot.tables.model import SeatKind, Table
 from bot.texts.labels import names_of
 from engine.actions import Call, Claim, Decline
-from engine.cards import SEATS, Card, Seat, Team
+from engine.cards import DECK, SEATS, Card, Seat, Team
 from engine.events import (
     BidMade,
     CardPlayed,
@@ -44,14 +46,23 @@ from engine.events import (
 from engine.game import Trick
 from engine.order import sort_cards
 from engine.roem import RoemPart
-from engine.settings import RoemMode
+from engine.settings import RoemMode, Rules
 from engine.view import PublicView, SeatView
 
 Frame = dict[str, Any]
 
+# Every card and seat as a frame writes it, looked up rather than formatted: a table's every change writes them all.
+_CARD_TEXT = tuple(str(card) for card in DECK)
+_SEAT_TEXT = tuple(str(seat) for seat in SEATS)
+
+
+def encode(frame: Frame) -> str:
+    """A frame as the socket sends it: compact JSON, non-ASCII as it is."""
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
 
 def _seat(seat: Seat | None) -> str | None:
-    return str(seat) if seat is not None else None
+    return _SEAT_TEXT[seat] if seat is not None else None
 
 
 def _parts(parts: tuple[RoemPart, ...]) -> list[Frame]:
@@ -62,8 +73,8 @@ def _parts(parts: tuple[RoemPart, ...]) -> list[Frame]:
 
 def _trick(view: PublicView, trick: Trick) -> Frame:
     roem = view.shown_roem(trick)
-    return {"index": trick.index, "leader": str(trick.leader), "cards": [str(c) for c in trick.cards],
-            "winner": str(trick.winner), "points": trick.points, "roem": roem,
+    return {"index": trick.index, "leader": _SEAT_TEXT[trick.leader], "cards": [_CARD_TEXT[c] for c in trick.cards],
+            "winner": _SEAT_TEXT[trick.winner], "points": trick.points, "roem": roem,
             "roem_parts": _parts(trick.roem_parts) if roem else []}
 
 
@@ -75,6 +86,12 @@ def result_row(result: HandResult) -> Frame:
             "score": list(result.score)}
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_part(rules: Rules) -> Frame:
+    """``rules.to_dict()``, made once per set of rules (a frame's parts are only read, never changed)."""
+    return rules.to_dict()
+
+
 def table_part(table: Table) -> Frame:
     """Who sits where and how the table plays: the same for every viewer."""
     seats = {}
@@ -84,7 +101,7 @@ def table_part(table: Table) -> Frame:
         seats[str(seat)] = {"name": names[seat] if info.kind is not SeatKind.EMPTY else "",
                             "kind": info.kind.value, "away": info.away}
     return {"id": table.id, "status": table.status.value, "version": table.version, "seats": seats,
-            "rules": table.rules.to_dict(), "felt": table.settings.felt, "four_colour": table.settings.four_colour,
+            "rules": _rules_part(table.rules), "felt": table.settings.felt, "four_colour": table.settings.four_colour,
             "tournament": table.tournament_id is not None}
 
 
@@ -96,12 +113,12 @@ def public_part(view: PublicView) -> Frame:
         "to_act": _seat(view.to_act),
         "dealer": _seat(view.dealer),
         "turned": [str(suit) for suit in view.turned],
-        "bids": [[str(seat), str(call)] for seat, call in view.bids],
+        "bids": [[_SEAT_TEXT[seat], str(call)] for seat, call in view.bids],
         "trump": str(view.trump) if view.trump is not None else None,
         "player": _seat(view.player),
         "tricks": [_trick(view, trick) for trick in view.tricks],
         "trick": {"leader": _seat(view.trick_leader),
-                  "plays": [[str(seat), str(card)] for seat, card in view.trick_plays]},
+                  "plays": [[_SEAT_TEXT[seat], _CARD_TEXT[card]] for seat, card in view.trick_plays]},
         "points": list(view.points),
         "roem": list(view.roem),
         "totals": list(view.totals),
@@ -116,9 +133,9 @@ def seat_part(view: SeatView) -> Frame:
     """The seat's private side: its own hand (sorted as the chat shows it) and what it may do now."""
     team = view.seat.team
     return {
-        "seat": str(view.seat),
-        "hand": [str(card) for card in sort_cards(view.hand, view.trump)],
-        "legal_cards": [str(c) for c in view.legal if isinstance(c, Card)],
+        "seat": _SEAT_TEXT[view.seat],
+        "hand": [_CARD_TEXT[card] for card in sort_cards(view.hand, view.trump)],
+        "legal_cards": [_CARD_TEXT[c] for c in view.legal if isinstance(c, Card)],
         "legal_calls": [str(c) for c in view.legal if isinstance(c, Call)],
         # Declared roem: a claim is offered on what everybody sees (the team may claim the trick just taken),
         # never on whether the trick holds roem; the claim phase's decline is the engine's choice of the seat.
@@ -129,13 +146,30 @@ def seat_part(view: SeatView) -> Frame:
     }
 
 
+def shared_view(table: Table, view: PublicView, deadline: float | None) -> Frame:
+    """What the ``view`` of every state frame of one change holds, whoever it is for: the table, the public view
+    and ``deadline``, when the turn's clock runs out (unix seconds; None without a clock)."""
+    return {"table": table_part(table), **public_part(view), "deadline": deadline}
+
+
 def state_view(table: Table, view: PublicView, deadline: float | None) -> Frame:
-    """The ``view`` of a state frame: the table, the public view and, for a seat, its private side.
-    ``deadline``: when the turn's clock runs out (unix seconds), None without a clock."""
-    out: Frame = {"table": table_part(table), **public_part(view), "deadline": deadline}
+    """The ``view`` of a state frame: ``shared_view`` and, for a seat, its private side."""
+    out = shared_view(table, view, deadline)
     if isinstance(view, SeatView):
         out["me"] = seat_part(view)
     return out
+
+
+def encoded_state(seq: int, version: int, shared: str, me: Frame | None) -> str:
+    """``encode`` of the state frame ``{"type": "state", "seq", "version", "view"}`` whose view is ``shared_view``
+    (``shared``: encoded, as a table's sessions share it) with, for a seat, ``"me"``: its private side."""
+    view = shared if me is None else f'{shared[:-1]},"me":{encode(me)}}}'
+    return f'{{"type":"state","seq":{seq},"version":{version},"view":{view}}}'
+
+
+def encoded_event(seq: int, event: str) -> str:
+    """``encode`` of the event frame ``{"type": "event", "seq", "event"}`` (``event``: encoded)."""
+    return f'{{"type":"event","seq":{seq},"event":{event}}}'
 
 
 def game_event(event: Event, roem: RoemMode) -> Frame | None:

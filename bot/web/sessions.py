@@ -3,10 +3,12 @@
 The hub subscribes to the table service once and keeps the open sessions by table. At every change of a table
 it hands each of that table's sessions the public happenings and a fresh state, built then (under the table's
 lock, so every session sees the state of that change): a seat's from its own ``SeatView``, as ``bot.access``
-allows it at that moment, an onlooker's from the ``PublicView``. A session whose person no longer sits at the
-table (they left, another account) gets an error and is closed: a seat token opens a seat only while it is theirs.
-With several processes sharing the store, a table another process owns comes as the service's ``CopyChanged``
-(this process's copy moved on): its sessions are fed from it alike, so a page may connect to any process.
+allows it at that moment, an onlooker's from the ``PublicView``. What every viewer of the change sees (the
+happenings, the table and the public view) is built and encoded once per change (``Change``); each seat adds only
+its own side. A session whose person no longer sits at the table (they left, another account) gets an error and is
+closed: a seat token opens a seat only while it is theirs. With several processes sharing the store, a table another
+process owns comes as the service's ``CopyChanged`` (this process's copy moved on): its sessions are fed from it
+alike, so a page may connect to any process.
 
 A session acts through the same service calls as the chat's buttons, with the version of the state it showed, so
 a browser click and a chat click on the same turn are applied once and the other is refused as stale.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -31,14 +34,13 @@ from bot.texts.catalog import TEXTS, card_label, error_text, illegal_text, rank_
 from bot.texts.labels import names_of
 from bot.texts.language import Language
 from bot.web.config import WebConfig
-from bot.web.frames import Frame, service_events, state_view
+from bot.web.frames import Frame, encode, encoded_event, encoded_state, seat_part, service_events, shared_view
 from bot.web.instances import InstanceGuard, InstanceRefused
 from bot.web.limits import RateLimit
 from bot.web.tokens import MalformedToken, TokenError, TokenKind, verify
 from engine.actions import Call
 from engine.cards import DECK, RANKS, SEATS, SUITS, Card, Seat
 from engine.errors import IllegalActionError, KlaverjasError, ParseError
-from engine.view import PublicView, public_view
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +98,22 @@ def error_frame(code: str, lang: Language, **params: Any) -> Frame:
     return {"type": "error", "code": code, "message": t(f"web.error.{code}", lang, **params)}
 
 
+class Change:
+    """A table's state at one change as its sessions are sent it: the happenings and what every viewer sees, encoded
+    once (when first asked for) for all of them."""
+
+    def __init__(self, table: Table, deadline: float | None, events: list[Frame] | None = None) -> None:
+        self.table = table
+        self.version = table.version
+        self.deadline = deadline
+        self.events = [encode(event) for event in events or ()]
+
+    @functools.cached_property
+    def shared(self) -> str:
+        """``frames.shared_view`` of the change, encoded."""
+        return encode(shared_view(self.table, self.table.public_view(), self.deadline))
+
+
 class WebHub:
     """Every open session, by table; hears the service and feeds them."""
 
@@ -140,10 +158,9 @@ class WebHub:
         sessions = self.sessions.get(table.id)
         if not sessions:
             return
-        events = [frame for one in happened for frame in service_events(one)]
-        public: list[PublicView] = []  # built once, for the onlookers, when there are any
+        change = Change(table, self.deadline(table), [frame for one in happened for frame in service_events(one)])
         for session in list(sessions):
-            session.table_changed(table, events, public)
+            session.table_changed(change)
 
 
 class Session:
@@ -162,14 +179,15 @@ class Session:
         self.seq = 0
         self.limit = RateLimit(self.config.frames_per_second, self.config.frame_burst)
         self.closed = False
-        self._queue: asyncio.Queue[Frame | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()  # a frame, or one already encoded
         self._sender = asyncio.get_running_loop().create_task(self._drain(), name="web-session")
         self._closing: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
 
     # ------------------------------------------------------------ sending
 
-    def push(self, frame: Frame) -> None:
-        """Queue a frame for the socket; a client that lets ``queue_limit`` frames pile up is cut off."""
+    def push(self, frame: Frame | str) -> None:
+        """Queue a frame (or its ``frames.encode``) for the socket; a client that lets ``queue_limit`` frames pile up
+        is cut off."""
         if self.closed:
             return
         if self._queue.qsize() >= self.config.queue_limit:
@@ -184,7 +202,7 @@ class Session:
             if frame is None:
                 return
             try:
-                await self._send(json.dumps(frame, separators=(",", ":"), ensure_ascii=False))
+                await self._send(frame if isinstance(frame, str) else encode(frame))
             except (ConnectionError, RuntimeError):
                 self.closed = True
                 return
@@ -230,36 +248,24 @@ class Session:
 
     # ------------------------------------------------------------ the table's changes
 
-    def _state(self, table: Table, shared: list[PublicView] | None = None) -> Frame | None:
-        """The state frame for this session now; None when its seat is no longer its person's (revoked).
-        ``shared``: the onlookers' public view of this change, built by the first one that needs it."""
-        view: PublicView
+    def _own_side(self, table: Table) -> tuple[bool, Frame | None]:
+        """Whether the session may still see the table as it does, and its own side of the state now
+        (``frames.seat_part``; None for an onlooker). A seat no longer its person's is not (revoked)."""
         if self.watching:
-            if not shared:
-                view = public_view(table.game)
-                if shared is not None:
-                    shared.append(view)
-            else:
-                view = shared[0]
-        else:
-            assert self.person is not None
-            seen = access.private_view(table, self.person)
-            if seen is None:
-                return None
-            view = seen[1]
-        return {"type": "state", "seq": self.seq, "version": table.version,
-                "view": state_view(table, view, self.hub.deadline(table))}
+            return True, None
+        assert self.person is not None
+        seen = access.private_view(table, self.person)
+        return (False, None) if seen is None else (True, seat_part(seen[1]))
 
-    def table_changed(self, table: Table, events: list[Frame], public: list[PublicView]) -> None:
-        state = self._state(table, public)
-        if state is None:
+    def table_changed(self, change: Change) -> None:
+        allowed, me = self._own_side(change.table)
+        if not allowed:
             self.revoke()
             return
-        for event in events:
+        for event in change.events:
             self.seq += 1
-            self.push({"type": "event", "seq": self.seq, "event": event})
-        state["seq"] = self.seq
-        self.push(state)
+            self.push(encoded_event(self.seq, event))
+        self.push(encoded_state(self.seq, change.version, change.shared, me))
 
     def revoke(self) -> None:
         self.push({"type": "error", "code": ServiceErrorCode.NOT_SEATED.value,
@@ -270,11 +276,11 @@ class Session:
         table = self._table()
         if table is None:
             return
-        state = self._state(table)
-        if state is None:
+        allowed, me = self._own_side(table)
+        if not allowed:
             self.revoke()
         else:
-            self.push(state)
+            self.push(encoded_state(self.seq, table.version, Change(table, self.hub.deadline(table)).shared, me))
 
     def _table(self) -> Table | None:
         table = self.service.table_in_memory(self.table_id) if self.table_id is not None else None

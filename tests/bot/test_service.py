@@ -254,3 +254,22 @@ async def test_a_start_in_a_plain_channel_does_not_ask_the_store_for_a_tables_th
                                    plain_channel=True)
         assert asked == [78]
         await service.close()
+
+
+@pytest.mark.parametrize("on_loop", [False, True])
+async def test_a_chooser_runs_in_a_thread_unless_it_takes_no_time(on_loop: bool) -> None:
+    import threading
+
+    threads: set[threading.Thread] = set()
+
+    def choose(level: str, seed: int, view: SeatView) -> Card | Call:
+        threads.add(threading.current_thread())
+        return first_legal(level, seed, view)
+
+    service = TableService(None, FAST, choose=choose, choose_on_loop=on_loop)
+    table = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(1), seed=11)
+    await service.start(table.id, HOST)
+    await play_out(service, table.id, {Seat.S: HOST})
+    assert table.game.finished and table.actors.count(Actor.AI) >= 24
+    assert (threads == {threading.current_thread()}) is on_loop
+    await service.close()
