@@ -101,6 +101,10 @@ DRAWING_NICENESS = 5  # added to the drawing process's niceness: on a busy machi
 BUTTONS_GONE = ("buttons gone",)  # what a message shows once its buttons were taken away, as far as we care
 
 
+# Tables whose start is announced at once (the thread, the lobby's edit, the table message): a burst of starts opens
+# them a few at a time, in the order they started, so the clicks at tables already playing do not wait behind
+# hundreds of openings for the store and Discord. A table waiting here is stored as playing: a restart opens it.
+OPENINGS = 4
 ANSWER_WAIT = 5.0  # seconds an edit of a clicked message waits at most for the click's answer to go out first
 # How long a click's interaction may edit the clicked message: Discord keeps its token 15 minutes.
 TOKEN_LIFETIME = 14 * 60.0
@@ -169,6 +173,7 @@ class Announcer:
         # note until the table retires.
         self.tables: dict[int, TableMessages] = {}
         self.answering: dict[int, asyncio.Event] = {}  # message id -> set once the click's answer went out
+        self.openings = asyncio.Semaphore(OPENINGS)  # the tables' openings under way (``open_admitted``)
         # Hears every change of the tables this process owns; the service, built to let its front end store each
         # finished game's end (``TableService.front_end_stores_end``), waits for ``store_end`` after the end went out.
         service.subscribe(self.on_event)
@@ -189,7 +194,7 @@ class Announcer:
         elif isinstance(event, LobbyChanged):
             self.queue(table, partial(self.sync_lobby, table), "lobby")
         elif isinstance(event, TableStarted):
-            self.queue(table, partial(self.open_thread, table))
+            self.queue(table, partial(self.open_admitted, table))
         elif isinstance(event, TurnReminder):
             self.queue_post(table, reminder_message(table, event.user_id))
         elif isinstance(event, SeatAway):
@@ -689,6 +694,14 @@ class Announcer:
             log.warning("table %s: could not edit the lobby message: %s", table.id, error)
         finally:
             payload.stop()
+
+    async def open_admitted(self, table: Table) -> None:
+        """A started table's opening (``open_thread``) once fewer than ``OPENINGS`` are under way, in the order
+        the tables started (the semaphore wakes its waiters first come, first served). The table's later
+        announcements wait behind it in its queue (a few seconds in a burst of hundreds); a turn whose prompt is
+        still waiting when its time runs out is no miss (``TableService.prompt_pending``)."""
+        async with self.openings:
+            await self.open_thread(table)
 
     async def open_thread(self, table: Table) -> None:
         """The table's thread on the lobby message (or the channel itself), and the table message in it."""

@@ -218,9 +218,12 @@ class Connection:
     async def close(self) -> None:
         raise NotImplementedError
 
-    def hold_table(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
-        """The table's lock among the processes sharing the database; nothing where there is only one."""
-        return contextlib.nullcontext()
+    @contextlib.asynccontextmanager
+    async def hold_table(self, table_id: int) -> AsyncIterator[int | None]:
+        """The table's lock among the processes sharing the database (nothing to take where there is only one);
+        yields the table's revision, read once the lock was taken (None: no such table)."""
+        row = await (await self.execute("SELECT revision FROM tables WHERE id = ?", (table_id,))).fetchone()
+        yield int(row[0]) if row is not None else None
 
     async def listen(self, heard: Callable[[str], None]) -> None:
         """Hear the notices of the other processes sharing the database (``Dialect.notify``); none here."""
@@ -610,8 +613,13 @@ POOL_SIZE = 10  # connections doing the work (each statement one round trip, so 
 WAITING_POOL_SIZE = 20  # connections that wait for a table's lock another process holds
 # Tables' locks taken and released in one statement for every request queued meanwhile: each lock or unlock is a
 # row, in order; a lock is only tried (another process holding it: the holder waits on a connection of its own).
-_LOCKS_ROUND = ("SELECT CASE WHEN r.take THEN pg_try_advisory_lock($1, r.id) ELSE pg_advisory_unlock($1, r.id) END "
-                "FROM unnest($2::int[], $3::bool[]) WITH ORDINALITY AS r(id, take, n) ORDER BY r.n")
+# A lock taken comes with the table's revision, read after it was taken (migration 0013's function).
+_LOCKS_ROUND = ("SELECT r.held, r.revision FROM klaverjas_table_locks($1, $2::int[], $3::bool[]) "
+                "WITH ORDINALITY AS r(held, revision, n) ORDER BY r.n")
+_WAIT_TABLE = "SELECT klaverjas_wait_table($1, $2)"  # waits for another process's lock, then reads the revision
+# What a table's lock holder learns as it takes the lock: whether it was taken, and then the table's revision
+# (None: no such table).
+Taken = tuple[bool, int | None]
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
@@ -620,13 +628,13 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     of their own); an open transaction asyncpg rolls back itself."""
 
 
-def _released(table_id: int, done: asyncio.Future[bool]) -> None:
+def _released(table_id: int, done: asyncio.Future[Taken]) -> None:
     if done.cancelled():
         return
     error = done.exception()
     if error is not None:  # the session went, and the lock with it
         log.warning("table %s: releasing its lock failed (%s); the connection that held it is closed", table_id, error)
-    elif not done.result():
+    elif not done.result()[0]:
         log.warning("table %s: its lock was gone before it was released (a lost connection)", table_id)
 
 
@@ -637,13 +645,14 @@ class _LockSession:
     def __init__(self, url: str) -> None:
         self.url = url
         self._conn: Any = None
-        self._queue: list[tuple[int, bool, asyncio.Future[bool]]] = []
+        self._queue: list[tuple[int, bool, asyncio.Future[Taken]]] = []
         self._rounds: asyncio.Task[None] | None = None
 
-    def ask(self, table_id: int, take: bool) -> asyncio.Future[bool]:
-        """Try to take (``take``) or release the table's lock, in the next round: whether it was taken, or held
-        until now. Asked in order: a release and a later take of one table go in that order."""
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    def ask(self, table_id: int, take: bool) -> asyncio.Future[Taken]:
+        """Try to take (``take``) or release the table's lock, in the next round: whether it was taken (and then
+        the table's revision), or held until now. Asked in order: a release and a later take of one table go in
+        that order."""
+        done: asyncio.Future[Taken] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_retrieve)  # a release nobody waits for must not warn
         self._queue.append((table_id, take, done))
         if self._rounds is None:
@@ -659,7 +668,7 @@ class _LockSession:
                         self._conn = await asyncpg.connect(self.url)
                     rows = await self._conn.fetch(_LOCKS_ROUND, TABLE_LOCK_CLASS, [table for table, _, _ in round_],
                                                   [take for _, take, _ in round_])
-                    outcomes = [bool(row[0]) for row in rows]
+                    outcomes = [(bool(row[0]), row[1]) for row in rows]
                 except BaseException as error:
                     # Whatever this session held is in doubt: the connection goes, and with it its locks (as when
                     # a process dies).
@@ -679,18 +688,19 @@ class _LockSession:
             self._rounds = None
 
     @contextlib.asynccontextmanager
-    async def hold(self, table_id: int) -> AsyncIterator[bool]:
-        """Try the table's lock: yields whether it was taken (and then releases it when the block ends)."""
+    async def hold(self, table_id: int) -> AsyncIterator[Taken]:
+        """Try the table's lock: yields whether it was taken and then the table's revision (and releases it when
+        the block ends)."""
         asked = self.ask(table_id, True)
         try:
-            taken = await asyncio.shield(asked)  # the round is under way for others too: never cut short
+            taken, revision = await asyncio.shield(asked)  # the round is under way for others too: never cut short
         except asyncio.CancelledError:
             # The caller left while the lock was being taken: release it once it is.
             asked.add_done_callback(lambda done: self.release(table_id) if not done.cancelled()
-                                    and done.exception() is None and done.result() else None)
+                                    and done.exception() is None and done.result()[0] else None)
             raise
         try:
-            yield taken
+            yield taken, revision
         finally:
             if taken:
                 self.release(table_id)
@@ -735,23 +745,22 @@ class PostgresConnection(Connection):
         return cls(pool, safe_url(url), url)
 
     @contextlib.asynccontextmanager
-    async def hold_table(self, table_id: int) -> AsyncIterator[None]:
+    async def hold_table(self, table_id: int) -> AsyncIterator[int | None]:
         """The table's lock among every process sharing the database, held until the block ends (a process that
-        dies loses it with its connection). Its key is the two-number kind, so it never meets the one-number key
-        of the migrations.
+        dies loses it with its connection); yields the table's revision, read once the lock was taken (None: no
+        such table). Its key is the two-number kind, so it never meets the one-number key of the migrations.
 
-        Mostly one round trip to take and one to release, on the session every holder of this process shares (its
-        requests meanwhile in the same trip): no connection is kept per holder. Only when another process holds
-        the table does this one wait for it, on a connection of its own."""
-        async with self._locks.hold(table_id) as taken:
+        Mostly one round trip to take the lock and read the revision, and one to release, on the session every
+        holder of this process shares (its requests meanwhile in the same trip): no connection is kept per holder.
+        Only when another process holds the table does this one wait for it, on a connection of its own."""
+        async with self._locks.hold(table_id) as (taken, revision):
             if taken:
-                yield
+                yield revision
                 return
         if self._lock_pool is None:
             self._lock_pool = await asyncpg.create_pool(self._url, min_size=0, max_size=WAITING_POOL_SIZE)
         async with self._lock_pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCK_CLASS, table_id)
-            yield
+            yield await conn.fetchval(_WAIT_TABLE, TABLE_LOCK_CLASS, table_id)
             # Released with the connection: the pool's reset runs pg_advisory_unlock_all, also when the block was
             # cancelled while waiting for the lock.
 

@@ -231,8 +231,9 @@ class SqlStore:
     async def _write(self, sql: str, parameters: tuple[Any, ...]) -> None:
         await self.db.write(sql, parameters)
 
-    def hold_table(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
-        """The table's lock among the processes sharing the database (``bot.tables.shared``)."""
+    def hold_table(self, table_id: int) -> contextlib.AbstractAsyncContextManager[int | None]:
+        """The table's lock among the processes sharing the database (``bot.tables.shared``); yields the table's
+        revision, read once the lock was taken (None: no such table)."""
         return self.db.hold_table(table_id)
 
     async def listen(self, heard: Callable[[str], None]) -> None:

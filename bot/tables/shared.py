@@ -4,7 +4,8 @@ Every process keeps a copy of every lobby and running table, so any process can 
 sends direct-message interactions to shard 0). What keeps the copies honest:
 
 - A table's lock (``Table.lock``) is also held in PostgreSQL (a session advisory lock, ``hold_table``) and, once
-  taken, brings the copy up to date from the store when the table's ``revision`` there differs. So whatever a
+  taken, brings the copy up to date from the store when the table's ``revision`` there differs (read with the
+  lock, in its round trip, once the lock is granted: never an older one). So whatever a
   process does under the lock (a click, a timer, an AI move) it does to the current table, and no other process
   does anything to that table meanwhile: two processes can never apply conflicting actions, and a click made on
   a table another process moved on gets the normal refusal (a stale button, not your turn).
@@ -66,13 +67,11 @@ class SharedStore(Protocol):
 
     origin: str
 
-    def hold_table(self, table_id: int) -> AbstractAsyncContextManager[None]: ...
+    def hold_table(self, table_id: int) -> AbstractAsyncContextManager[int | None]: ...
 
     async def listen(self, heard: Any) -> None: ...
 
     async def notify(self, table_id: int, event: dict[str, Any] | None = None) -> None: ...
-
-    async def revision(self, table_id: int) -> int | None: ...
 
     async def revisions(self) -> dict[int, int]: ...
 
@@ -104,18 +103,18 @@ class SharedTables:
 
         @contextlib.asynccontextmanager
         async def held() -> AsyncIterator[None]:
-            async with self.store.hold_table(table.id):
-                await self.refresh(table)
+            async with self.store.hold_table(table.id) as revision:  # read after the lock: never a stale one
+                await self.refresh(table, revision)
                 yield
 
         table.lock.guard = held
 
     # ------------------------------------------------------------ the copy
 
-    async def refresh(self, table: Table) -> None:
-        """Bring the copy up to date with the store; the caller holds the table's lock. The owner announces the
-        actions another process appended, and its driver goes on from the new state."""
-        revision = await self.store.revision(table.id)
+    async def refresh(self, table: Table, revision: int | None) -> None:
+        """Bring the copy up to date with the store, whose ``revision`` of the table (None: gone) the caller read
+        under the table's lock, which it holds. The owner announces the actions another process appended, and its
+        driver goes on from the new state."""
         if revision == table.revision:
             return
         stored = await self.store.load_table(table.id) if revision is not None else None

@@ -17,9 +17,11 @@ from typing import Any
 
 import discord
 import pytest
+from faults import FaultyDiscord
 from harness import CHANNEL_ID, GUILD_ID, FakeDiscord, Harness, Request, User, _error
 from test_discord import ANNA, BERT, CHRIS, button, hand_message, lobby, open_table, play_turn
 
+from bot.discord_app import announcer
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.config import ConfigError, load_config
 from bot.tables import thinking
@@ -596,3 +598,46 @@ def test_the_lobby_timeout_setting() -> None:
     assert load_config({"KLAVERJAS_LOBBY_TIMEOUT": "120"}, dotenv=None).service_config().lobby_timeout == 120
     with pytest.raises(ConfigError, match="KLAVERJAS_LOBBY_TIMEOUT must be at least 60 seconds"):
         load_config({"KLAVERJAS_LOBBY_TIMEOUT": "5"}, dotenv=None)
+
+
+async def test_started_tables_open_a_few_at_a_time_and_one_left_waiting_opens_at_the_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst of starts opens its tables (thread, table message) ``OPENINGS`` at a time, the later ones waiting
+    their turn; their Start clicks are answered at once all the same. A table still waiting when the bot stops
+    is stored as started: the restart opens it."""
+    monkeypatch.setattr(announcer, "OPENINGS", 1)
+    db = tmp_path / "k.sqlite3"
+    fake = FaultyDiscord()
+    channels = (CHANNEL_ID, CHANNEL_ID + 1)
+    async with Harness(db, fake) as h:
+        tables: list[int] = []
+        for channel in channels:
+            await h.command(ANNA if channel == CHANNEL_ID else BERT, "start", channel_id=channel, length="1",
+                            ai="normal")
+            [table_id] = [t for t in lobbies_in(h, channel) if t not in tables]
+            tables.append(table_id)
+        first, second = tables
+        held = fake.hold(lambda r: r.method == "POST" and r.url.endswith("/threads"))  # the first opening stalls
+        start_clicks = []
+        for host, channel, table_id in ((ANNA, CHANNEL_ID, first), (BERT, CHANNEL_ID + 1, second)):
+            [message] = [m for m in fake.in_channel(channel) if f"kj:l:{table_id}:start" in m.custom_ids()]
+            start_clicks.append(h.dispatch(h.interactions.click(host, message, f"kj:l:{table_id}:start")))
+            for _ in range(500):
+                if bot_of(h).service.get(table_id).status is TableStatus.PLAYING and start_clicks[-1] in \
+                        fake.first_response:
+                    break
+                await asyncio.sleep(0.01)
+        assert held.hits == 1 and all(token in fake.first_response for token in start_clicks)  # both answered
+        for _ in range(50):
+            await asyncio.sleep(0.01)  # time enough for a second opening, were it let through
+        waiting = bot_of(h).service.get(second)
+        assert waiting.status is TableStatus.PLAYING and waiting.thread_id is None
+        assert waiting.table_message_id is None and held.hits == 1  # not even asked for its thread
+        assert (await bot_of(h).store.load_table(second)).status is TableStatus.PLAYING  # type: ignore[union-attr]
+        # The bot stops: the first opening's request never comes back, the second never began.
+    async with Harness(db, fake) as h2:
+        await h2.settle()
+        for table_id in tables:
+            table = bot_of(h2).service.get(table_id)
+            assert table.running and table.thread_id is not None and table.table_message_id is not None
+            assert table.table_message_id in fake.messages

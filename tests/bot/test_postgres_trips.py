@@ -1,6 +1,7 @@
 """PostgreSQL under load: what a click costs in round trips, and the tables' locks every holder of a process takes
-on one shared session (``bot.store.backend.PostgresConnection.hold_table``). Round trips are counted with a
-wrapper around asyncpg's connections: a count, not a time, so the machine's load does not change it."""
+(with the table's revision, read after the lock) on one shared session
+(``bot.store.backend.PostgresConnection.hold_table``). Round trips are counted with a wrapper around asyncpg's
+connections: a count, not a time, so the machine's load does not change it."""
 
 from __future__ import annotations
 
@@ -174,6 +175,76 @@ async def _hold_and_note(store: SqlStore, table_id: int, order: list[str], note:
         order.append(note)
 
 
+async def test_taking_a_table_brings_its_revision_in_the_same_round_trip(pg_url: str, trips: list[str]) -> None:
+    """The lock and the table's revision together, one statement; no such table: no revision."""
+    async with PostgresStore(pg_url) as store:
+        table = await started(store)
+        await store.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        trips.clear()
+        async with store.hold_table(table.id) as revision:
+            assert revision == table.revision == 1
+            assert len(trips) == 1, trips
+        async with store.hold_table(table.id + 1000) as revision:
+            assert revision is None
+
+
+async def test_a_table_waited_for_brings_the_revision_its_last_holder_wrote(pg_url: str) -> None:
+    """The second process waits for the table while the first holds it and appends an action: the revision it
+    gets is the one after that action (read once the lock was granted, not when it began to wait)."""
+    async with PostgresStore(pg_url) as first, PostgresStore(pg_url) as second:
+        table = await started(first)
+        got: list[int | None] = []
+
+        async def take() -> None:
+            async with second.hold_table(table.id) as revision:
+                got.append(revision)
+
+        async with first.hold_table(table.id) as revision:
+            assert revision == table.revision == 0
+            waiting = asyncio.create_task(take())
+            await asyncio.sleep(0.3)  # waiting on its own connection by now
+            assert not waiting.done()
+            await first.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+        await asyncio.wait_for(waiting, 10)
+        assert got == [1] == [table.revision]
+
+
+async def test_a_lock_tried_in_a_statement_that_began_earlier_reads_the_revision_after_it(pg_url: str) -> None:
+    """The locks' function reads the revision with a snapshot taken after the lock, not the calling statement's:
+    here the statement begins (its snapshot taken), waits at a gate while the first process appends an action and
+    releases the table, and only then tries the table's lock: it must see that action's revision."""
+    gate = 4242
+    async with PostgresStore(pg_url) as first:
+        table = await started(first)
+        keeper = await asyncpg.connect(pg_url)
+        taker = await asyncpg.connect(pg_url)
+        try:
+            await keeper.execute("SELECT pg_advisory_lock($1)", gate)
+            async with first.hold_table(table.id):
+                late = asyncio.create_task(taker.fetchrow(
+                    "SELECT r.held, r.revision FROM (SELECT pg_advisory_lock($1)::text AS g) AS gate "
+                    "CROSS JOIN LATERAL klaverjas_table_locks($2, ARRAY[$3::int], ARRAY[gate.g = '']) AS r",
+                    gate, TABLE_LOCK_CLASS, table.id))
+                for _ in range(200):  # the statement is under way, waiting at the gate
+                    if await keeper.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                             "AND NOT granted AND objid = $1", gate):
+                        break
+                    await asyncio.sleep(0.01)
+                else:
+                    raise AssertionError("the statement never reached the gate")
+                await first.append_action(table, 0, a_deal(1), None, Actor.CHANCE, None)
+            async with first.hold_table(table.id + 1):
+                pass  # a round after the release: the table is free
+            assert await held_by_others(keeper, table.id) == 0
+            await keeper.execute("SELECT pg_advisory_unlock($1)", gate)
+            row = await asyncio.wait_for(late, 10)
+            assert table.revision == 1
+            assert (row["held"], row["revision"]) == (True, 1)
+        finally:
+            await keeper.close()
+            await taker.close()
+
+
 async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(pg_url: str) -> None:
     """A holder that leaves while its lock is being taken (the round under way for others too) does not keep it:
     the lock is released once taken, and another process gets it."""
@@ -188,10 +259,10 @@ async def test_a_holder_cancelled_while_its_lock_is_taken_leaves_it_free(pg_url:
 
 
 async def test_the_announcements_of_a_match_take_no_shared_lock_of_their_own(
-        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, trips: list[str]) -> None:
     """The owner's table message, prompts and hands show its copy as it is: only the actions (a click, an AI move,
-    a timer) take the table's lock among the processes, one each, and each of those a round trip to take and one
-    to read the table's revision."""
+    a timer) take the table's lock among the processes, one each, and each of those one round trip to take it and
+    read the table's revision (no read of its own)."""
     from harness import Harness
     from test_discord import ANNA as ANNA_USER
     from test_discord import SEED, play_turn
@@ -217,3 +288,5 @@ async def test_the_announcements_of_a_match_take_no_shared_lock_of_their_own(
         actions = len(table.game.actions)
         assert table.game.finished and actions > 32
         assert holds.count(table_id) < 1.5 * actions, (holds.count(table_id), actions)
+        assert not [sql for sql in trips if sql.startswith("SELECT revision FROM tables WHERE")]
+        assert [sql for sql in trips if "klaverjas_table_locks" in sql]  # the lock rounds, which read it
