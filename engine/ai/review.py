@@ -60,7 +60,9 @@ from engine.settings import RoemMode, Rules
 from engine.view import SeatView, seat_view
 
 CARD_SAMPLES = 24  # deals per card decision
-BID_SAMPLES = 6  # deals per reviewed call (each is a whole hand, two ways)
+# Deals per reviewed call (each is a whole hand, two ways). Measured with 16 to 32: a costly call stays costly
+# and the levels rank alike, at up to twice the review's time (README, Match review).
+BID_SAMPLES = 6
 # Node budgets: the first trick's deals cost ~0.5M nodes each (every card valued exactly), later ones
 # a few thousand; a budget keeps the first trick to a few deals so a hand of four humans stays in time.
 CARD_NODE_BUDGET = 4_000_000
