@@ -5,10 +5,8 @@ processes are tests/bot/test_shards.py)."""
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
+from waiting import until
 
 from bot.store.base import SqlStore
 from bot.store.postgres import PostgresStore
@@ -64,14 +62,6 @@ class Process:
         await self.shared.close()
         await self.service.close()
         await self.store.close()
-
-
-async def until(check: Any, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def test_the_other_process_takes_clicks_and_the_owner_plays_and_announces(pg_url: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 from test_web_socket import leaks
+from waiting import until
 from web_kit import HOST, ORIGIN, Socket, first_legal, seat_token, settings, watch_token, web_config
 
 from bot.store.postgres import PostgresStore
@@ -67,14 +68,6 @@ class Process:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
-
-
-async def until(check: Any, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def new_table(owner: Process, humans: tuple[int, ...] = (), hands: int = 1) -> Table:
