@@ -21,7 +21,7 @@ from bot.discord_app.announcer import Announcer, ClickAnswer
 from bot.discord_app.clicks import on_click
 from bot.discord_app.context import KlaverjasApp, at_home, reply, user_lang
 from bot.discord_app.limits import fit
-from bot.discord_app.messages import DM_CLOSED, Payload, hand_draft, hand_message, lobby_message
+from bot.discord_app.messages import DM_CLOSED, Payload, hand_draft, hand_message
 from bot.discord_app.views import (
     BackButton,
     BidButton,
@@ -66,7 +66,7 @@ def table_here(app: KlaverjasApp, interaction: discord.Interaction[Any]) -> Tabl
 
 async def edit_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], table: Table, answer: str) -> None:
     """The clicked lobby message shows the seats as they are now; the clicker gets ``answer`` privately."""
-    payload = lobby_message(table, activity_here(app.web, table, table.channel_id))
+    payload = app.announcer.lobby_message(table)
     await interaction.response.edit_message(**payload.edit_kwargs())
     payload.stop()
     await reply(interaction, answer)
