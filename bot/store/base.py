@@ -461,6 +461,18 @@ class SqlStore:
             row = await cursor.fetchone()
         return TableSettings.from_dict(json.loads(row["settings"])) if row is not None else None
 
+    async def start_preferences(self, guild_id: int | None, user_id: int) -> tuple[TableSettings | None,
+                                                                                  Delivery | None]:
+        """What opening a table reads, in one round trip: the server's default settings (``guild_defaults``) and
+        where the host wants their hand (``user_delivery``); None for what was never set."""
+        async with self.db.execute("SELECT (SELECT settings FROM guild_settings WHERE guild_id = ?) AS settings, "
+                                   "(SELECT delivery FROM user_prefs WHERE user_id = ?) AS delivery",
+                                   (guild_id, user_id)) as cursor:
+            row = await cursor.fetchone()
+        settings, delivery = (row["settings"], row["delivery"]) if row is not None else (None, None)
+        return (TableSettings.from_dict(json.loads(settings)) if settings is not None else None,
+                Delivery(delivery) if delivery is not None else None)
+
     async def set_guild_defaults(self, guild_id: int, settings: TableSettings) -> None:
         await self._write(upsert("guild_settings", ("guild_id", "settings"), ("guild_id",)),
                           (guild_id, json.dumps(settings.to_dict())))

@@ -11,10 +11,11 @@ from discord import Locale, app_commands
 from harness import ALL_PERMISSIONS, CHANNEL_ID, FakeDiscord, Harness, StoredMessage, User
 from test_discord import ANNA, BERT, CHRIS, SEED, enabled_cards, hand_message, lobby, open_table, play_to_end, play_turn
 
-from bot.tables.model import SeatKind, TableStatus
+from bot.tables.model import Delivery, SeatKind, TableSettings, TableStatus
 from bot.tables.service import ServiceConfig
 from bot.texts.catalog import COMMAND_TEXTS
 from engine.cards import Card, Seat
+from engine.settings import Rules
 
 EVA = User(1005, "Eva")
 FRANK = User(1006, "Frank")
@@ -227,26 +228,21 @@ async def test_settings_need_manage_server_and_feed_start(tmp_path: Path) -> Non
         assert "draaien" in lobby(h).content
 
 
-async def test_start_reads_the_server_defaults_and_the_hosts_delivery_at_once(tmp_path: Path) -> None:
+async def test_start_takes_the_server_defaults_and_the_hosts_delivery_in_one_read(tmp_path: Path) -> None:
     async with Harness(tmp_path / "k.sqlite3") as h:
         store = bot_of(h).store
-        read_defaults, read_delivery = store.guild_defaults, store.user_delivery
-        delivery_asked = asyncio.Event()
+        await store.set_guild_defaults(910000000000000001, TableSettings(Rules().with_changes(bidding="draaien")))
+        await store.set_user_delivery(ANNA.id, Delivery.THREAD)
 
-        async def defaults_once_delivery_is_asked(guild_id: int) -> object:
-            # One after the other, the delivery would only be asked after this returns: it gives up instead.
-            await asyncio.wait_for(delivery_asked.wait(), 5)
-            return await read_defaults(guild_id)
+        async def one_by_one(_: int) -> object:
+            raise AssertionError("a start reads both in one statement (start_preferences)")
 
-        async def delivery(user_id: int) -> object:
-            delivery_asked.set()
-            return await read_delivery(user_id)
-
-        store.guild_defaults = defaults_once_delivery_is_asked  # type: ignore[assignment]
-        store.user_delivery = delivery  # type: ignore[assignment]
+        store.guild_defaults = one_by_one  # type: ignore[assignment]
+        store.user_delivery = one_by_one  # type: ignore[assignment]
         await h.command(ANNA, "start")
         table = bot_of(h).service.get(table_id_of(h))
         assert table.host_id == ANNA.id and "Anna" in lobby(h).content
+        assert table.rules.bidding.value == "draaien" and table.seats[Seat.S].delivery is Delivery.THREAD
 
 
 async def test_leave_gives_the_seat_to_an_ai(tmp_path: Path) -> None:

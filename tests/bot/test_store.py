@@ -133,6 +133,18 @@ async def test_racing_writers_store_one_action_per_position(new_store: StoreMake
                 await second.close()
 
 
+async def test_start_preferences_read_the_server_defaults_and_the_delivery_together(store: SqlStore) -> None:
+    assert await store.start_preferences(GUILD, ANNA) == (None, None)
+    assert await store.start_preferences(None, ANNA) == (None, None)
+    settings = TableSettings(Rules().with_changes(bidding="verplicht"), ai_level=Level.EASY)
+    await store.set_guild_defaults(GUILD, settings)
+    assert await store.start_preferences(GUILD, ANNA) == (settings, None)
+    await store.set_user_delivery(ANNA, Delivery.THREAD)
+    assert await store.start_preferences(GUILD, ANNA) == (settings, Delivery.THREAD)
+    assert await store.start_preferences(GUILD + 1, ANNA) == (None, Delivery.THREAD)  # another server's are not ours
+    assert await store.start_preferences(None, BERT) == (None, None)
+
+
 async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlStore) -> None:
     _, table = await started(store)
     table.seats[Seat.S].language = Language.NL  # what her Discord client said

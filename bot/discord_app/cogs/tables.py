@@ -3,7 +3,6 @@ stop, rules."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -13,11 +12,11 @@ from discord.app_commands import locale_str as _
 from bot.discord_app.client import KlaverjasBot
 from bot.discord_app.cogs import KlaverjasCog
 from bot.discord_app.context import at_home, reply, user_lang
-from bot.discord_app.handlers import dm_notice, preferred_delivery, sit_down, table_here, take_seat, user_table
+from bot.discord_app.handlers import dm_notice, sit_down, table_here, take_seat, user_table
 from bot.discord_app.messages import describe_settings, lobby_text, lobby_view
 from bot.discord_app.setting_options import setting_options, settings_from
 from bot.tables.errors import ServiceError, ServiceErrorCode
-from bot.tables.model import Table, TableSettings
+from bot.tables.model import Delivery, Table, TableSettings
 from bot.texts.catalog import parse_seat, t
 from bot.texts.language import Language
 from bot.web.links import activity_here
@@ -34,9 +33,10 @@ class Tables(KlaverjasCog):
     @setting_options()
     async def start(self, interaction: discord.Interaction[Any], **options: str | None) -> None:
         service = self.bot.service
-        # Both reads at once: in a burst of starts each waits for its turn on the store, and the answer for both.
-        base, delivery = await asyncio.gather(self.guild_defaults(interaction.guild_id, user_lang(interaction)),
-                                              preferred_delivery(self.bot, interaction))
+        # Both reads in one statement: in a burst of starts each round trip waits for its turn on the store.
+        stored, chosen = await self.bot.store.start_preferences(interaction.guild_id, interaction.user.id)
+        base = stored if stored is not None else TableSettings(language=user_lang(interaction))
+        delivery = chosen or Delivery.DM
         settings = settings_from(base, options)
 
         async def post_lobby(table: Table) -> int:
