@@ -609,8 +609,8 @@ _bound: contextvars.ContextVar[dict[int, Any] | None] = contextvars.ContextVar(
     "klaverjas_pg_transaction", default=None)
 MIGRATION_LOCK = 0x6B6C6A73  # advisory lock key of the migrations: one process migrates, the others wait
 TABLE_LOCK_CLASS = 0x6B6A  # first key of a table's lock held across a command (``hold_table``); the second: its id
-POOL_SIZE = 10  # connections doing the work (each statement one round trip, so few are busy at once)
-WAITING_POOL_SIZE = 20  # connections that wait for a table's lock another process holds
+POOL_SIZE = 30  # connections doing the work: a burst of starts on a busy machine waits for them, not for the server
+WAITING_POOL_SIZE = 16  # connections that wait for a table's lock another process holds
 # Tables' locks taken and released in one statement for every request queued meanwhile: each lock or unlock is a
 # row, in order; a lock is only tried (another process holding it: the holder waits on a connection of its own).
 # A lock taken comes with the table's revision, read after it was taken (migration 0013's function).
