@@ -116,6 +116,16 @@ def _stored_language(value: str | None) -> Language | None:
     return Language.of(value) if value else None
 
 
+def _stored_settings(text: str | None) -> TableSettings | None:
+    """A server's stored default settings; None (NULL, no row) when it never set them."""
+    return TableSettings.from_dict(json.loads(text)) if text is not None else None
+
+
+def _stored_delivery(value: str | None) -> Delivery | None:
+    """Where a person stored they want their hand; None (NULL, no row) when they never said."""
+    return Delivery(value) if value is not None else None
+
+
 def _new_id(earlier: list[list[Any]]) -> int:
     """The id of the row a group's first step inserted (its ``RETURNING id``)."""
     return int(earlier[0][0][0])
@@ -459,7 +469,7 @@ class SqlStore:
     async def guild_defaults(self, guild_id: int) -> TableSettings | None:
         async with self.db.execute("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
             row = await cursor.fetchone()
-        return TableSettings.from_dict(json.loads(row["settings"])) if row is not None else None
+        return _stored_settings(row["settings"] if row is not None else None)
 
     async def start_preferences(self, guild_id: int | None, user_id: int) -> tuple[TableSettings | None,
                                                                                   Delivery | None]:
@@ -469,9 +479,8 @@ class SqlStore:
                                    "(SELECT delivery FROM user_prefs WHERE user_id = ?) AS delivery",
                                    (guild_id, user_id)) as cursor:
             row = await cursor.fetchone()
-        settings, delivery = (row["settings"], row["delivery"]) if row is not None else (None, None)
-        return (TableSettings.from_dict(json.loads(settings)) if settings is not None else None,
-                Delivery(delivery) if delivery is not None else None)
+        assert row is not None  # a SELECT without FROM gives one row
+        return _stored_settings(row["settings"]), _stored_delivery(row["delivery"])
 
     async def set_guild_defaults(self, guild_id: int, settings: TableSettings) -> None:
         await self._write(upsert("guild_settings", ("guild_id", "settings"), ("guild_id",)),
@@ -481,7 +490,7 @@ class SqlStore:
         """Where this user wants their private hand; None when they never said."""
         async with self.db.execute("SELECT delivery FROM user_prefs WHERE user_id = ?", (user_id,)) as cursor:
             row = await cursor.fetchone()
-        return Delivery(row["delivery"]) if row is not None else None
+        return _stored_delivery(row["delivery"] if row is not None else None)
 
     async def set_user_delivery(self, user_id: int, delivery: Delivery) -> None:
         await self._write(upsert("user_prefs", ("user_id", "delivery"), ("user_id",)),

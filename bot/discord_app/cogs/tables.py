@@ -24,10 +24,14 @@ from bot.web.links import activity_here
 PLAIN_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.voice)
 
 
+def or_fresh(stored: TableSettings | None, lang: Language) -> TableSettings:
+    """A server's stored defaults, or the project's defaults in the asker's language where it set none."""
+    return stored if stored is not None else TableSettings(language=lang)
+
+
 class Tables(KlaverjasCog):
     async def guild_defaults(self, guild_id: int | None, lang: Language) -> TableSettings:
-        stored = await self.bot.store.guild_defaults(guild_id) if guild_id is not None else None
-        return stored if stored is not None else TableSettings(language=lang)
+        return or_fresh(await self.bot.store.guild_defaults(guild_id) if guild_id is not None else None, lang)
 
     @app_commands.command(name=_("start"), description=_("Open a Klaverjas table in this channel"))
     @setting_options()
@@ -35,9 +39,8 @@ class Tables(KlaverjasCog):
         service = self.bot.service
         # Both reads in one statement: in a burst of starts each round trip waits for its turn on the store.
         stored, chosen = await self.bot.store.start_preferences(interaction.guild_id, interaction.user.id)
-        base = stored if stored is not None else TableSettings(language=user_lang(interaction))
+        settings = settings_from(or_fresh(stored, user_lang(interaction)), options)
         delivery = chosen or Delivery.DM
-        settings = settings_from(base, options)
 
         async def post_lobby(table: Table) -> int:
             view = lobby_view(table, activity_here(self.bot.web, table, table.channel_id))
