@@ -247,7 +247,7 @@ class _Batch:
         self.committed: asyncio.Future[None] = loop.create_future()
         self.begun = loop.time()
         self.writers = 0
-        self.committed.add_done_callback(_retrieve)  # a batch whose members all left must not warn
+        self.committed.add_done_callback(retrieve)  # a batch whose members all left must not warn
 
 
 @dataclass(eq=False)
@@ -316,7 +316,8 @@ _transacting: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
     "klaverjas_sqlite_transaction", default=frozenset())
 
 
-def _retrieve(future: asyncio.Future[Any]) -> None:
+def retrieve(future: asyncio.Future[Any]) -> None:
+    """A future's done callback: its failure counts as seen (asyncio warns of one nobody looked at)."""
     if not future.cancelled():
         future.exception()
 
@@ -653,7 +654,7 @@ class _LockSession:
         the table's revision), or held until now. Asked in order: a release and a later take of one table go in
         that order."""
         done: asyncio.Future[Taken] = asyncio.get_running_loop().create_future()
-        done.add_done_callback(_retrieve)  # a release nobody waits for must not warn
+        done.add_done_callback(retrieve)  # a release nobody waits for must not warn
         self._queue.append((table_id, take, done))
         if self._rounds is None:
             self._rounds = asyncio.get_running_loop().create_task(self._run_rounds())

@@ -9,6 +9,7 @@ exactly what players saw acknowledged.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -23,7 +24,7 @@ from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError
+from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError, retrieve
 from bot.store.codec import decode_action, encode_action
 from bot.store.schema import migrations
 from bot.tables.model import (
@@ -126,6 +127,81 @@ def _stored_delivery(value: str | None) -> Delivery | None:
     return Delivery(value) if value is not None else None
 
 
+# At most this many tables' marks go in one statement: far below either database's limit on a statement's parameters.
+MARKS_PER_STATEMENT = 512
+
+
+def _marks_update(rows: int) -> str:
+    """One UPDATE that raises the ``announced`` mark of ``rows`` tables, each row a (table id, count) pair of
+    parameters (SQL both dialects take; the casts give PostgreSQL the parameters' types)."""
+    values = ", ".join("(CAST(? AS BIGINT), CAST(? AS BIGINT))" for _ in range(rows))
+    return (f"UPDATE tables SET announced = marks.column2 FROM (VALUES {values}) AS marks "
+            "WHERE tables.id = marks.column1 AND (tables.announced IS NULL OR tables.announced < marks.column2)")
+
+
+def _padded(count: int) -> int:
+    """The number of rows a statement of ``count`` marks is given: the next power of two, so that only a few
+    statement texts exist (PostgreSQL prepares each text once per connection)."""
+    return 1 << max(0, count - 1).bit_length()
+
+
+class _AnnouncedMarks:
+    """The "announced" marks of every table, written together: what is asked while one statement is under way goes
+    in the next one, for every table at once. A busy bot marks after nearly every action of every table; each mark
+    a statement of its own took a round trip and, on PostgreSQL, a pooled connection a click's action waited for.
+    ``mark`` returns once its mark is committed, as a statement of its own would."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+        self._pending: dict[int, int] = {}
+        self._waiters: list[asyncio.Future[None]] = []
+        self._rounds: asyncio.Task[None] | None = None
+
+    async def mark(self, table_id: int, count: int) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        done.add_done_callback(retrieve)  # a caller that left must not leave a warning behind
+        self._pending[table_id] = max(count, self._pending.get(table_id, count))
+        self._waiters.append(done)
+        if self._rounds is None:
+            self._rounds = loop.create_task(self._run_rounds())
+        await asyncio.shield(done)  # the statement is under way for other tables too: never cut short
+
+    async def _run_rounds(self) -> None:
+        try:
+            while self._pending:
+                marks, self._pending = sorted(self._pending.items()), {}  # in id order: rows locked in one order
+                waiters, self._waiters = self._waiters, []
+                try:
+                    for start in range(0, len(marks), MARKS_PER_STATEMENT):
+                        await self._write(marks[start:start + MARKS_PER_STATEMENT])
+                except Exception as error:
+                    for waiter in waiters:
+                        if not waiter.done():
+                            waiter.set_exception(error)
+                    continue
+                except BaseException:
+                    for waiter in waiters + self._waiters:
+                        waiter.cancel()
+                    raise
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
+        finally:
+            self._rounds = None
+
+    async def _write(self, marks: list[tuple[int, int]]) -> None:
+        rows = _padded(len(marks))
+        padding = [marks[-1]] * (rows - len(marks))  # the last mark again: the same row, the same count
+        await self._store.db.write(_marks_update(rows), tuple(value for mark in marks + padding for value in mark))
+
+    async def close(self) -> None:
+        """Wait for the statement under way, and those asked meanwhile."""
+        if self._rounds is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(self._rounds)
+
+
 def _new_id(earlier: list[list[Any]]) -> int:
     """The id of the row a group's first step inserted (its ``RETURNING id``)."""
     return int(earlier[0][0][0])
@@ -136,6 +212,7 @@ class SqlStore:
 
     def __init__(self) -> None:
         self._db: Connection | None = None
+        self._marks = _AnnouncedMarks(self)
         # Names this store's notices (``notify``): a process sharing the database skips its own.
         self.origin = secrets.token_hex(6)
 
@@ -163,6 +240,7 @@ class SqlStore:
 
     async def close(self) -> None:
         if self._db is not None:
+            await self._marks.close()
             await self._db.close()
             self._db = None
 
@@ -420,9 +498,9 @@ class SqlStore:
             await self.notify(table_id)
 
     async def set_announced(self, table_id: int, count: int) -> None:
-        """The front end finished announcing the table's first ``count`` actions."""
-        await self._write("UPDATE tables SET announced = ? WHERE id = ? AND (announced IS NULL OR announced < ?)",
-                          (count, table_id, count))
+        """The front end finished announcing the table's first ``count`` actions (written with the other tables'
+        marks asked meanwhile)."""
+        await self._marks.mark(table_id, count)
 
     async def announced(self, table_id: int) -> int | None:
         """How many of the table's actions were announced in full; None when not known."""

@@ -16,8 +16,8 @@ from typing import Any, cast
 import pytest
 from pg_server import StoreMaker
 
-from bot.store.backend import BATCH_WRITERS, Conflict, Step, numbered
-from bot.store.base import ANONYMOUS, SqlStore, migrations
+from bot.store.backend import BATCH_WRITERS, Conflict, Step, StoreError, numbered
+from bot.store.base import ANONYMOUS, MARKS_PER_STATEMENT, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import SqlTournamentStore
 from bot.tables.events import GameProgress
@@ -143,6 +143,61 @@ async def test_start_preferences_read_the_server_defaults_and_the_delivery_toget
     assert await store.start_preferences(GUILD, ANNA) == (settings, Delivery.THREAD)
     assert await store.start_preferences(GUILD + 1, ANNA) == (None, Delivery.THREAD)  # another server's are not ours
     assert await store.start_preferences(None, BERT) == (None, None)
+
+
+async def test_announced_marks_asked_together_go_in_one_statement_and_never_go_back(
+        store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = TableRegistry(store)
+    tables = [new_table() for _ in range(MARKS_PER_STATEMENT + 88)]  # more than one statement takes
+    for table in tables:
+        await registry.register(table)
+    writes: list[int] = []
+    write = store.db.write
+
+    async def counted(sql: str, parameters: Any) -> None:
+        writes.append(len(parameters) // 2)
+        await write(sql, parameters)
+
+    monkeypatch.setattr(store.db, "write", counted)
+    await asyncio.gather(*(store.set_announced(table.id, 3 + n % 5) for n, table in enumerate(tables)))
+    assert [await store.announced(table.id) for table in tables] == [3 + n % 5 for n in range(len(tables))]
+    # All were asked before the first statement went: as few statements as their size allows (the rest padded to a
+    # power of two, so that PostgreSQL prepares few statement texts).
+    assert writes == [MARKS_PER_STATEMENT, 128]
+    # A lower count (an older mark, late) never lowers the mark; the same table twice in one round keeps the higher.
+    first, second = tables[0].id, tables[1].id
+    await asyncio.gather(store.set_announced(first, 9), store.set_announced(first, 2), store.set_announced(second, 1))
+    assert (await store.announced(first), await store.announced(second)) == (9, 4)
+
+
+async def test_a_failed_marks_statement_fails_its_callers_only_and_a_caller_who_leaves_stops_nobody(
+        store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = TableRegistry(store)
+    tables = [new_table() for _ in range(3)]
+    for table in tables:
+        await registry.register(table)
+    write = store.db.write
+    failing = True
+
+    async def flaky(sql: str, parameters: Any) -> None:
+        await asyncio.sleep(0.01)
+        if failing:
+            raise StoreError("the database went away")
+        await write(sql, parameters)
+
+    monkeypatch.setattr(store.db, "write", flaky)
+    before = await store.announced(tables[0].id)
+    with pytest.raises(StoreError):
+        await store.set_announced(tables[0].id, 5)
+    failing = False
+    leaving = asyncio.ensure_future(store.set_announced(tables[1].id, 6))
+    staying = asyncio.ensure_future(store.set_announced(tables[2].id, 7))
+    await asyncio.sleep(0)
+    leaving.cancel()
+    await staying
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    assert [await store.announced(table.id) for table in tables] == [before, 6, 7]
 
 
 async def test_forget_me_anonymises_the_games_and_deletes_the_rest(store: SqlStore) -> None:
