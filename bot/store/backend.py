@@ -94,6 +94,11 @@ NOTICES = "klaverjas_tables"  # the channel of POSTGRES.notify
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|\?")
 
 
+def placeholders(count: int) -> str:
+    """``count`` parameter marks for a list in SQL: "?, ?, ?"."""
+    return ", ".join("?" for _ in range(count))
+
+
 @functools.lru_cache(maxsize=1024)
 def numbered(sql: str) -> str:
     """``?`` placeholders as PostgreSQL's ``$1, $2 ...``; question marks in quotes or comments stay."""

@@ -24,7 +24,7 @@ from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError, retrieve
+from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError, placeholders, retrieve
 from bot.store.codec import decode_action, encode_action
 from bot.store.schema import migrations
 from bot.tables.model import (
@@ -74,7 +74,7 @@ class _TooNew(Exception):
 
 def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
     """INSERT of one row that replaces the row with the same ``key`` (SQL both dialects take)."""
-    marks = ", ".join("?" for _ in columns)
+    marks = placeholders(len(columns))
     updates = ", ".join(f"{column} = excluded.{column}" for column in columns if column not in key)
     return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
             f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}")
@@ -88,7 +88,7 @@ _SEAT_COLUMNS = ("table_id", "seat", "kind", "user_id", "name", "ai_level", "awa
 def _seats_upsert(table_id: str = "?") -> str:
     """One INSERT of a table's four seat rows, each replacing the stored row of its seat (SQL both dialects take);
     ``table_id``: the SQL of the table's id in each row, a parameter unless given."""
-    row = "(" + ", ".join([table_id] + ["?" for _ in _SEAT_COLUMNS[1:]]) + ")"
+    row = f"({table_id}, {placeholders(len(_SEAT_COLUMNS) - 1)})"
     updates = ", ".join(f"{column} = excluded.{column}" for column in _SEAT_COLUMNS[2:])  # not the key
     return (f"INSERT INTO seats ({', '.join(_SEAT_COLUMNS)}) VALUES {', '.join(row for _ in SEATS)} "
             f"ON CONFLICT (table_id, seat) DO UPDATE SET {updates}")
@@ -291,6 +291,17 @@ class SqlStore:
             log.exception("table %s: statistics not written", table.id)
         await self.db.execute("RELEASE stats")
 
+    async def _match_end(self, table: Table) -> stats.MatchEnd | None:
+        """What a match's end writes, read before its transaction (``stats.match_end``); should that fail (a bug),
+        the end is stored without its statistics, as ``_counted`` does."""
+        if not stats.has_ended(table):
+            return None
+        try:
+            return await stats.match_end(self.db, table, table.stoppers())
+        except Exception:
+            log.exception("table %s: statistics not written", table.id)
+            return None
+
     async def _run_counted(self, table: Table, steps: Sequence[Step],
                            count: Callable[[], Awaitable[object]] | None) -> list[list[Any]]:
         """``steps``, each one's rows. Mostly one statement group (in SQLite, one trip to its thread under the write
@@ -405,7 +416,8 @@ class SqlStore:
                   table.prompt_message_id, table.prompt_version, table.rematch_id, table.host_id,
                   table.stored_status.value, json.dumps(table.settings.to_dict()), table.id)),
             Step(_SEATS_UPSERT, _seat_parameters(table.id, table))]
-        count = partial(stats.write_match_end, self.db, table, table.stoppers()) if stats.has_ended(table) else None
+        end = await self._match_end(table)
+        count = partial(stats.write_match_end_rows, self.db, end) if end is not None else None
         if self.dialect.writing_with:
             # One statement: the row, the seats and the notice.
             revised, seated = steps
@@ -635,7 +647,7 @@ class SqlStore:
         """The name each user last sat at a table with (for images, which cannot show mentions)."""
         if not user_ids:
             return {}
-        marks = ", ".join("?" for _ in user_ids)
+        marks = placeholders(len(user_ids))
         async with self.db.execute(f"SELECT user_id, name FROM seats WHERE user_id IN ({marks}) AND name != '' "
                                    "ORDER BY table_id", tuple(user_ids)) as cursor:
             return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}

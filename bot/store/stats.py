@@ -17,6 +17,7 @@ import json
 import logging
 import math
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.access import counts_in_stats
@@ -33,7 +34,7 @@ from bot.stats.facts import (
 )
 from bot.stats.figures import BoardEntry, BoardPage, HistoryEntry, PartnerRecord, PlayerStats
 from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
-from bot.store.backend import Connection
+from bot.store.backend import Connection, placeholders
 from bot.store.codec import decode_action
 from bot.tables.model import SeatKind, Table, TableStatus
 from bot.tournaments.model import TournamentStatus
@@ -150,17 +151,25 @@ async def _hand_rows_of(db: Connection, table_id: int, load_table: Any) -> tuple
     return end
 
 
-async def write_match_end(db: Connection, table: Table, stoppers: Collection[int] = (),
-                          ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
-    """The match rows and rating updates of a match that ended (finished, or stopped), once: a table that has
-    them, or never had a deal, is left alone. Inside the transaction that stores the end."""
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """What a match's end writes (``write_match_end_rows``), worked out from what is stored before the transaction
+    that stores the end begins: a transaction that holds the database's writer only writes."""
+
+    table: Table
+    facts: MatchFacts
+    ended_at: str
+
+
+async def match_end(db: Connection, table: Table, stoppers: Collection[int] = (), ended_at: str | None = None,
+                    game: Game | None = None) -> MatchEnd | None:
+    """The match rows and ratings' teams of a match that ended (finished, or stopped); None for a table that never
+    had a deal, a tournament's or one not ended. Reads only, under the table's lock, so what it reads (the table's
+    actions and hand rows) cannot change before the end is stored."""
     if not has_ended(table):
         return None  # not ended, or its end not announced yet: the store still keeps it running
     if table.tournament_id is not None:
         return None  # a tournament's table: its hands count, its result goes to the standings, not the ratings
-    async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:
-        if await cursor.fetchone() is not None:
-            return None
     log = await action_log(db, table.id)
     if not any(entry.kind == "deal" for entry in log):
         return None
@@ -176,6 +185,16 @@ async def write_match_end(db: Connection, table: Table, stoppers: Collection[int
             row = await cursor.fetchone()
         assert row is not None
         ended_at = str(row[0])
+    return MatchEnd(table, facts, ended_at)
+
+
+async def write_match_end_rows(db: Connection, end: MatchEnd) -> MatchFacts | None:
+    """The match rows and rating updates of ``end``, once (a table that has them is left alone): inside the
+    transaction that stores the end, a few statements whatever the number of players."""
+    table, facts, ended_at = end.table, end.facts, end.ended_at
+    async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:
+        if await cursor.fetchone() is not None:
+            return None
     settings = json.dumps(table.settings.to_dict())
     await db.executemany(
         "INSERT INTO match_stats (table_id, player, seat, team, partner, result, hands, team_total, other_total, "
@@ -186,41 +205,53 @@ async def write_match_end(db: Connection, table: Table, stoppers: Collection[int
          for r in facts.rows])
     if facts.teams is not None:
         scopes = [GLOBAL_SCOPE] + ([table.guild_id] if table.guild_id is not None else [])
-        for scope in scopes:
-            await _rate(db, scope, table.id, facts, ended_at)
+        await _rate(db, scopes, table.id, facts, ended_at)
     return facts
 
 
-async def _rate(db: Connection, scope: int, table_id: int, facts: MatchFacts, at: str) -> None:
+async def write_match_end(db: Connection, table: Table, stoppers: Collection[int] = (),
+                          ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
+    """``match_end`` and its rows, in the caller's transaction (the backfill's)."""
+    end = await match_end(db, table, stoppers, ended_at, game)
+    return await write_match_end_rows(db, end) if end is not None else None
+
+
+async def _rate(db: Connection, scopes: Sequence[int], table_id: int, facts: MatchFacts, at: str) -> None:
+    """The rating updates of the match's rated players in each scope: one read, two writes."""
     assert facts.teams is not None
     players = sorted(set(facts.teams[0] + facts.teams[1]))
-    current = await ratings_of(db, scope, players)
-    new = rate(facts.teams, facts.winner, current)
+    current = await _ratings_in(db, scopes, players)
     rated = {row.player for row in facts.rows if row.rated}  # not who abandoned it, nor who played itself
-    for player, rating in new.items():
-        if player not in rated:
-            continue
-        before = current.get(player)
-        await db.execute(
-            "INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope, player) DO UPDATE SET mu = excluded.mu, "
-            "sigma = excluded.sigma, conservative = excluded.conservative, matches = ratings.matches + 1, "
-            "updated_at = excluded.updated_at",
-            (scope, player, rating.mu, rating.sigma, rating.conservative, at))
-        start = before or DEFAULT
-        await db.execute(
-            "INSERT INTO rating_changes (scope, player, table_id, mu_before, sigma_before, mu, sigma, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (scope, player, table_id, start.mu, start.sigma, rating.mu, rating.sigma, at))
+    updates: list[tuple[Any, ...]] = []
+    changes: list[tuple[Any, ...]] = []
+    for scope in scopes:
+        before = current.get(scope, {})
+        for player, rating in rate(facts.teams, facts.winner, before).items():
+            if player not in rated:
+                continue
+            start = before.get(player) or DEFAULT
+            updates.append((scope, player, rating.mu, rating.sigma, rating.conservative, at))
+            changes.append((scope, player, table_id, start.mu, start.sigma, rating.mu, rating.sigma, at))
+    await db.executemany(
+        "INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope, player) DO UPDATE SET mu = excluded.mu, "
+        "sigma = excluded.sigma, conservative = excluded.conservative, matches = ratings.matches + 1, "
+        "updated_at = excluded.updated_at", updates)
+    await db.executemany(
+        "INSERT INTO rating_changes (scope, player, table_id, mu_before, sigma_before, mu, sigma, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changes)
 
 
-async def ratings_of(db: Connection, scope: int, players: Sequence[str]) -> dict[str, Rating]:
+async def _ratings_in(db: Connection, scopes: Sequence[int], players: Sequence[str]) -> dict[int, dict[str, Rating]]:
+    """The players' ratings in each of the scopes, in one read (a player without one is missing)."""
+    out: dict[int, dict[str, Rating]] = {}
     if not players:
-        return {}
-    marks = ", ".join("?" for _ in players)
-    async with db.execute(f"SELECT player, mu, sigma FROM ratings WHERE scope = ? AND player IN ({marks})",
-                          (scope, *players)) as cursor:
-        return {row[0]: Rating(row[1], row[2]) for row in await cursor.fetchall()}
+        return out
+    async with db.execute(f"SELECT scope, player, mu, sigma FROM ratings WHERE scope IN ({placeholders(len(scopes))}) "
+                          f"AND player IN ({placeholders(len(players))})", (*scopes, *players)) as cursor:
+        for row in await cursor.fetchall():
+            out.setdefault(int(row[0]), {})[row[1]] = Rating(row[2], row[3])
+    return out
 
 
 # ------------------------------------------------------------------ the backfill (a data step of migration 0006)
@@ -410,7 +441,7 @@ async def history(db: Connection, guild_id: int, player: str, limit: int) -> lis
     if not rows:
         return []
     ids = [row[0] for row in rows]
-    marks = ", ".join("?" for _ in ids)
+    marks = placeholders(len(ids))
     teams: dict[int, dict[str, list[str]]] = {table_id: {"NS": [], "EW": []} for table_id in ids}
     order = {seat.letter: int(seat) for seat in SEATS}
     async with db.execute(f"SELECT table_id, player, team, seat FROM match_stats WHERE table_id IN ({marks})",

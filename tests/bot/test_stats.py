@@ -3,7 +3,9 @@ against OpenSkill's own, and the backfill of games stored before migration 0006.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -382,13 +384,62 @@ def test_bench_stats_generates_the_player_and_times_the_three_queries(tmp_path: 
     assert "review_hand_s" not in result  # the review's own benchmark adds it
 
 
+async def test_a_matchs_end_holds_the_writer_for_a_few_statements_only(new_store: StoreMaker,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end's reads (its actions, hand rows, the clock) come before its transaction, and the rating updates of
+    every player and scope go in one statement each: in SQLite other tables' writes wait for that transaction."""
+    async with new_store() as store:
+        db = store.db
+        transactions: list[list[str]] = []
+        inside = False
+        real_transaction, real_execute, real_executemany = db.transaction, db.execute, db.executemany
+
+        @contextlib.asynccontextmanager
+        async def transaction() -> AsyncIterator[None]:
+            nonlocal inside
+            async with real_transaction():
+                transactions.append([])
+                inside = True
+                try:
+                    yield
+                finally:
+                    inside = False
+
+        def execute(sql: str, parameters: Any = ()) -> Any:
+            if inside:
+                transactions[-1].append(sql)
+            return real_execute(sql, parameters)
+
+        async def executemany(sql: str, rows: Any) -> None:
+            if inside:
+                transactions[-1].append(sql)
+            await real_executemany(sql, rows)
+
+        monkeypatch.setattr(db, "transaction", transaction)
+        monkeypatch.setattr(db, "execute", execute)
+        monkeypatch.setattr(db, "executemany", executemany)
+        table = await scripted_match(store)
+        ending = [statements for statements in transactions if any("INSERT INTO match_stats" in sql
+                                                                   for sql in statements)]
+        assert len(ending) == 1
+        # The table's row and seats (one statement in PostgreSQL, two in SQLite), the savepoint and its release,
+        # the check that the match is not counted yet, its rows, the ratings read, their updates and changes.
+        assert len(ending[0]) <= 9, ending[0]
+        assert sum("INSERT INTO ratings" in sql for sql in ending[0]) == 1
+        assert not any("FROM actions" in sql or "FROM hand_stats" in sql for sql in ending[0])
+        ratings = await rows(store, "SELECT count(*) FROM rating_changes WHERE table_id = ?", table.id)
+        assert ratings[0][0] >= 4  # two people rated in each of two scopes at least
+
+
+@pytest.mark.parametrize("end_part", ["match_end", "write_match_end_rows"])
 async def test_a_failing_statistics_write_never_stops_the_game(new_store: StoreMaker, monkeypatch: pytest.MonkeyPatch,
-                                                               caplog: pytest.LogCaptureFixture) -> None:
+                                                               caplog: pytest.LogCaptureFixture, end_part: str) -> None:
     async def broken(*args: Any) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr("bot.store.stats.write_hand", broken)
-    monkeypatch.setattr("bot.store.stats.write_match_end", broken)
+    # The end's reads (before its transaction) or its writes (inside) fail.
+    monkeypatch.setattr(f"bot.store.stats.{end_part}", broken)
     async with new_store() as store:
         table = await scripted_match(store)  # every action and the end are stored all the same
         assert await store.record(table.id) is not None
