@@ -168,7 +168,7 @@ class ShardedKlaverjasBot(KlaverjasBot, commands.AutoShardedBot):
 
 
 async def create_bot(config: BotConfig) -> KlaverjasBot:
-    store = await store_for(config.database_url, config.db_path).open()
+    store = await store_for(config.database_url, config.db_path, config.db_pool).open()
     if config.shard_count is None:
         return KlaverjasBot(store, config.service_config(), dev_guild=config.dev_guild, ai_workers=config.ai_workers,
                             warm_up=True, drawing_workers=1, web=config.web)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.store.backend import is_postgres_url, safe_url
+from bot.store.backend import DEFAULT_POOL_SIZE, is_postgres_url, safe_url
 from bot.store.sqlite import DEFAULT_PATH, path_problem
 from bot.tables.service import ServiceConfig
 from bot.web.config import MIN_SECRET_LENGTH, WebConfig, web_config_from
@@ -56,6 +56,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("KLAVERJAS_DB", str(DEFAULT_PATH),
              "the SQLite database file (when DATABASE_URL is unset); a relative path is taken from the folder the "
              "bot is started in"),
+    Variable("KLAVERJAS_DB_POOL", str(DEFAULT_POOL_SIZE),
+             "PostgreSQL connections each bot process may open for its work, at least 1 (18 more: lock waits, "
+             "locks and notices); keep every process's sum under the server's max_connections"),
     Variable("KLAVERJAS_DEV_GUILD", None,
              "a server id: sync slash commands to that server only, instantly (unset: to every server)"),
     Variable("KLAVERJAS_LOG_LEVEL", DEFAULT_LOG_LEVEL, "DEBUG, INFO, WARNING or ERROR"),
@@ -101,6 +104,7 @@ class BotConfig:
     dev_guild: int | None = None  # sync commands to this guild only: instant, for development
     log_level: str = DEFAULT_LOG_LEVEL
     ai_workers: int = DEFAULT_AI_WORKERS  # processes for AI decisions (hints: one more); 0: threads in this process
+    db_pool: int = DEFAULT_POOL_SIZE  # PostgreSQL's work connections per process, at most
     service: ServiceConfig = field(default_factory=ServiceConfig)  # pauses, turn time, lobby timeout, deserted grace
     # ``klaverjas bot --shards 0-3 --shard-count 8``: the gateway shards this process runs (None: not sharded).
     shard_ids: frozenset[int] | None = None
@@ -185,12 +189,13 @@ def _number(env: Mapping[str, str], key: str, default: float, minimum: float) ->
     return value
 
 
-def _count(env: Mapping[str, str], key: str, default: int) -> int:
+def _count(env: Mapping[str, str], key: str, default: int, meaning: str, minimum: int = 0) -> int:
+    """A whole number of at least ``minimum``; ``meaning`` says what its values do, for the message."""
     raw = env.get(key, "").strip()
     if not raw:
         return default
-    if not raw.isdigit():
-        raise ConfigError(f"{key} must be a whole number (0 = threads, 1 or more = worker processes), not {raw!r}")
+    if not raw.isdigit() or int(raw) < minimum:
+        raise ConfigError(f"{key} must be a whole number ({meaning}), not {raw!r}")
     return int(raw)
 
 
@@ -232,7 +237,9 @@ def _config_from(merged: Mapping[str, str], token: str | None) -> BotConfig:
         db_path=db_path if str(db_path) == ":memory:" else db_path.absolute(),
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,
-        ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", DEFAULT_AI_WORKERS),
+        ai_workers=_count(merged, "KLAVERJAS_AI_WORKERS", DEFAULT_AI_WORKERS,
+                          "0 = threads, 1 or more = worker processes"),
+        db_pool=_count(merged, "KLAVERJAS_DB_POOL", DEFAULT_POOL_SIZE, "1 or more connections", minimum=1),
         service=ServiceConfig(
             ai_pause=_number(merged, "KLAVERJAS_AI_PAUSE", SERVICE_DEFAULTS.ai_pause, 0.0),
             turn_time=_number(merged, "KLAVERJAS_TURN_TIME", SERVICE_DEFAULTS.turn_time, MIN_TURN_TIME),

@@ -615,7 +615,9 @@ _bound: contextvars.ContextVar[dict[int, Any] | None] = contextvars.ContextVar(
     "klaverjas_pg_transaction", default=None)
 MIGRATION_LOCK = 0x6B6C6A73  # advisory lock key of the migrations: one process migrates, the others wait
 TABLE_LOCK_CLASS = 0x6B6A  # first key of a table's lock held across a command (``hold_table``); the second: its id
-POOL_SIZE = 30  # connections doing the work: a burst of starts on a busy machine waits for them, not for the server
+# Connections doing the work (``KLAVERJAS_DB_POOL``): a statement holds one until the bot's event loop has taken its
+# answer, so in a burst on a busy machine the loop's delay, not the server, decides how many are in use at once.
+DEFAULT_POOL_SIZE = 30
 WAITING_POOL_SIZE = 16  # connections that wait for a table's lock another process holds
 # Tables' locks taken and released in one statement for every request queued meanwhile: each lock or unlock is a
 # row, in order; a lock is only tried (another process holding it: the holder waits on a connection of its own).
@@ -735,7 +737,7 @@ class PostgresConnection(Connection):
     dialect = POSTGRES
 
     def __init__(self, pool: asyncpg.Pool, name: str, url: str = "") -> None:
-        self.pool = pool
+        self.pool = pool  # the work connections
         self.name = name
         self._url = url
         # The session that holds this process's tables' locks, taken without waiting (``hold_table``); and
@@ -746,8 +748,11 @@ class PostgresConnection(Connection):
         self._listener: Any = None
 
     @classmethod
-    async def open(cls, url: str) -> PostgresConnection:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, reset=_keep_session)
+    async def open(cls, url: str, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresConnection:
+        """The database at ``url``, with up to ``pool_size`` work connections, opened as they are needed."""
+        if pool_size < 1:
+            raise ValueError(f"a pool needs at least one connection, not {pool_size}")
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
         return cls(pool, safe_url(url), url)
 
     @contextlib.asynccontextmanager

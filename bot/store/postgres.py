@@ -7,14 +7,15 @@ position only (``SqlStore.append_action``), and a table's lock is an advisory lo
 
 from __future__ import annotations
 
-from bot.store.backend import Connection, PostgresConnection
+from bot.store.backend import DEFAULT_POOL_SIZE, Connection, PostgresConnection
 from bot.store.base import SqlStore
 
 
 class PostgresStore(SqlStore):
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int = DEFAULT_POOL_SIZE) -> None:
         super().__init__()
         self.url = url
+        self.pool_size = pool_size  # work connections, at most (``KLAVERJAS_DB_POOL``)
 
     async def connect(self) -> Connection:
-        return await PostgresConnection.open(self.url)
+        return await PostgresConnection.open(self.url, self.pool_size)

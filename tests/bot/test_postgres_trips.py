@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -15,6 +16,7 @@ import pytest
 
 from bot.store.backend import TABLE_LOCK_CLASS, Conflict, PostgresConnection
 from bot.store.base import SqlStore
+from bot.store.choose import store_for
 from bot.store.postgres import PostgresStore
 from bot.tables.model import Actor, Delivery, SeatInfo, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.registry import TableRegistry
@@ -290,3 +292,12 @@ async def test_the_announcements_of_a_match_take_no_shared_lock_of_their_own(
         assert holds.count(table_id) < 1.5 * actions, (holds.count(table_id), actions)
         assert not [sql for sql in trips if sql.startswith("SELECT revision FROM tables WHERE")]
         assert [sql for sql in trips if "klaverjas_table_locks" in sql]  # the lock rounds, which read it
+
+
+async def test_the_work_pool_opens_no_more_connections_than_asked(pg_url: str, tmp_path: Path) -> None:
+    """``KLAVERJAS_DB_POOL`` reaches the pool: statements beyond its size wait for a connection, none is refused."""
+    async with store_for(pg_url, tmp_path / "unused.sqlite3", pool_size=3) as store:
+        rows = await asyncio.gather(*(store.db.execute("SELECT pg_backend_pid() FROM pg_sleep(0.05)")
+                                      for _ in range(9)))
+        backends = {(await cursor.fetchone())[0] for cursor in rows}
+    assert len(backends) == 3
