@@ -750,8 +750,6 @@ class PostgresConnection(Connection):
     @classmethod
     async def open(cls, url: str, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresConnection:
         """The database at ``url``, with up to ``pool_size`` work connections, opened as they are needed."""
-        if pool_size < 1:
-            raise ValueError(f"a pool needs at least one connection, not {pool_size}")
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
         return cls(pool, safe_url(url), url)
 

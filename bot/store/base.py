@@ -294,8 +294,6 @@ class SqlStore:
     async def _match_end(self, table: Table) -> stats.MatchEnd | None:
         """What a match's end writes, read before its transaction (``stats.match_end``); should that fail (a bug),
         the end is stored without its statistics, as ``_counted`` does."""
-        if not stats.has_ended(table):
-            return None
         try:
             return await stats.match_end(self.db, table, table.stoppers())
         except Exception:
