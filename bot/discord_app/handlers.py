@@ -153,8 +153,7 @@ async def dm_notice(app: KlaverjasApp, interaction: discord.Interaction[Any], ta
     try:
         dm = await interaction.user.create_dm()
         await dm.send(**fit({"content": t("dm.welcome", lang, table=table.id, where=where)}))
-        # Not stored now: in a burst of starts each write waits its turn, and the hand's delivery stores it.
-        await app.service.note_discord(table, partial(setattr, table.seats[seat], "dm_channel_id", dm.id))
+        await app.service.keep_discord(table, partial(setattr, table.seats[seat], "dm_channel_id", dm.id))
     except discord.Forbidden as error:
         if error.code != DM_CLOSED:
             log.warning("table %s: cannot DM user %s: %s", table.id, interaction.user.id, error)

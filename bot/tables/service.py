@@ -389,13 +389,6 @@ class TableService:
             change()
             await self.registry.save(table)
 
-    async def note_discord(self, table: Table, change: Callable[[], object]) -> None:
-        """A Discord fact not worth a write of its own (a DM channel's id, which Discord gives again when asked):
-        ``change`` makes it in this process's copy, and the table's next save stores it. A process that loads the
-        table before then asks Discord once more."""
-        async with table.lock.in_process():
-            change()
-
     def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
         """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt
         delivered, that turn does not count as missed (``bot.tables.driver``)."""

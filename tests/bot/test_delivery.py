@@ -475,34 +475,3 @@ async def test_a_stopped_table_gets_a_last_try_then_is_forgotten(tmp_path: Path)
         assert len(fake.failed) == failed + FAST.attempts  # its last try
         assert announcer.outbox.tables == set()
         assert any(m.content == "The table was stopped." for m in fake.in_channel(thread))
-
-
-async def test_a_new_players_dm_probe_is_no_write_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Opening a table probes the host's DMs: the DM channel's id stays in the table's copy instead of a write of
-    its own (in a burst of starts every write waits its turn); the start stores it, and the hand goes to that
-    channel without asking Discord for it again."""
-    async with Harness(tmp_path / "k.sqlite3") as h:
-        bot = bot_of(h)
-        saves: list[int] = []
-        save = bot.store.save_table
-
-        async def counted(table: Table) -> None:
-            saves.append(table.id)
-            await save(table)
-
-        monkeypatch.setattr(bot.store, "save_table", counted)
-        table_id = await open_table(h, ANNA)
-        await h.settle()
-        table = bot.service.get(table_id)
-        seat = table.seat_of(ANNA.id)
-        assert seat is not None
-        dm = table.seats[seat].dm_channel_id
-        assert dm is not None and h.fake.in_channel(dm)  # the welcome went there
-        assert saves == [table_id]  # the lobby message's id, nothing more
-        stored = await bot.store.load_table(table_id)
-        assert stored is not None and stored.seats[seat].dm_channel_id is None
-        await h.click(ANNA, lobby(h), f"kj:l:{table_id}:start")
-        await h.settle()
-        stored = await bot.store.load_table(table_id)
-        assert stored is not None and stored.seats[seat].dm_channel_id == dm
-        assert len([r for r in h.fake.requests if r.url.endswith("/users/@me/channels")]) == 1
