@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 from urllib.parse import unquote_plus
 
 import aiosqlite
 import asyncpg
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -134,6 +135,47 @@ class Step:
         return self.parameters(earlier) if callable(self.parameters) else self.parameters
 
 
+@dataclass(frozen=True, slots=True)
+class Many:
+    """One statement run for each of ``rows`` (``executemany``), in a ``Plan``: it gives no rows."""
+
+    sql: str
+    rows: Sequence[Sequence[Any]]
+
+
+# A plan: a generator that yields its statements one by one (``Step``: answered with its rows, checked; ``Many``:
+# answered with none) and returns its result; a statement that fails is thrown into it, so a plan may undo a part of
+# its work and go on (``except`` around a ``yield``). Written once, it runs statement by statement on the event loop
+# (``Connection.run_plan``, and PostgreSQL's ``atomic_plan``), or in SQLite all of it in one trip to aiosqlite's
+# thread in a round of ``atomic_plan``: a write that must read before it writes (a hand's statistics, a match's
+# ratings) then holds the database's one writer for a single trip, not for a trip a statement each waiting for a
+# turn of a busy event loop. So a plan only computes between its statements: no awaiting, no event loop.
+Plan = Generator["Step | Many", list[Any], T]
+
+
+def steps_plan(steps: Sequence[Step]) -> Plan[list[list[Any]]]:
+    """``steps`` as a plan, each one's parameters bound to the earlier ones' rows when it runs: each one's rows."""
+    results: list[list[Any]] = []
+    for step in steps:
+        results.append((yield Step(step.sql, step.bound(results), step.check)))
+    return results
+
+
+def _advance(plan: Plan[T], rows: list[Any] | None, error: Exception | None) -> Step | Many | _Done[T]:
+    """The plan's next statement, given the last one's rows or failure (None, None: its first); or its result."""
+    try:
+        if error is not None:
+            return plan.throw(error)
+        return plan.send(rows)  # type: ignore[arg-type]  # None starts the generator
+    except StopIteration as stop:
+        return _Done(stop.value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Done(Generic[T]):
+    value: T
+
+
 class Cursor:
     """The rows of one statement, fetched."""
 
@@ -196,18 +238,34 @@ class Connection:
     async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
         """The statements as one transaction, committed at once: each one's rows. A check that raises, or a statement
         that fails, undoes them all."""
+        return await self.atomic_plan(steps_plan(steps))
+
+    async def atomic_plan(self, plan: Plan[T]) -> T:
+        """``plan`` as one transaction, committed at once: its result. A failure it does not catch undoes it all."""
         async with self.transaction():
-            return await self.run_steps(steps)
+            return await self.run_plan(plan)
 
     async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
         """The statements in the current transaction, in order, each checked: each one's rows."""
-        results: list[list[Any]] = []
-        for step in steps:
-            rows = await (await self.execute(step.sql, step.bound(results))).fetchall()
-            if step.check is not None:
-                step.check(rows)
-            results.append(rows)
-        return results
+        return await self.run_plan(steps_plan(steps))
+
+    async def run_plan(self, plan: Plan[T]) -> T:
+        """``plan``'s statements one by one on this connection (in the current transaction, if any): its result."""
+        rows: list[Any] | None = None
+        error: Exception | None = None
+        while not isinstance(statement := _advance(plan, rows, error), _Done):
+            rows, error = None, None
+            try:
+                if isinstance(statement, Many):
+                    await self.executemany(statement.sql, statement.rows)
+                    rows = []
+                else:
+                    rows = await (await self.execute(statement.sql, statement.bound([]))).fetchall()
+                    if statement.check is not None:
+                        statement.check(rows)
+            except Exception as failed:
+                error = failed
+        return statement.value
 
     def migrating(self) -> contextlib.AbstractAsyncContextManager[None]:
         """The one transaction that applies the pending migrations and records the new schema version."""
@@ -257,11 +315,12 @@ class _Batch:
 
 @dataclass(eq=False)
 class _Group:
-    """One ``atomic`` call waiting for its round. ``state`` (guarded by ``guard``, as the thread reads it): "waiting",
-    "running" once the thread began it (it is in the batch now), "withdrawn" when its caller was cancelled first."""
+    """One ``atomic_plan`` call waiting for its round. ``state`` (guarded by ``guard``, as the thread reads it):
+    "waiting", "running" once the thread began it (it is in the batch now), "withdrawn" when its caller was cancelled
+    first."""
 
-    steps: list[Step]
-    done: asyncio.Future[list[list[Any]]]
+    plan: Plan[Any]
+    done: asyncio.Future[Any]
     state: str = "waiting"
     guard: threading.Lock = field(default_factory=threading.Lock)
 
@@ -279,15 +338,16 @@ class _Group:
             return self.state == "withdrawn"
 
 
-def _run_groups(conn: sqlite3.Connection, groups: list[_Group]) -> list[BaseException | list[list[Any]]]:
-    """A round of ``SqliteConnection.atomic`` in aiosqlite's thread: each group's rows, or what refused it."""
-    outcomes: list[BaseException | list[list[Any]]] = []
+def _run_groups(conn: sqlite3.Connection, groups: list[_Group]) -> list[Any]:
+    """A round of ``SqliteConnection.atomic_plan`` in aiosqlite's thread: each group's result, or what refused it
+    (an exception)."""
+    outcomes: list[Any] = []
     for group in groups:
         if not group.begin():
             outcomes.append(asyncio.CancelledError())
             continue
         try:
-            outcomes.append(_run_steps(conn, group.steps))
+            outcomes.append(_run_plan(conn, group.plan))
         except Exception as error:
             if not conn.in_transaction:  # the failure ended the batch (a full disk): the groups after it cannot run
                 raise
@@ -295,16 +355,28 @@ def _run_groups(conn: sqlite3.Connection, groups: list[_Group]) -> list[BaseExce
     return outcomes
 
 
-def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any]]:
-    """One group of ``Connection.atomic`` in aiosqlite's thread: the steps in a savepoint of the open batch."""
+def _run_plan(conn: sqlite3.Connection, plan: Plan[T]) -> T:
+    """One group of ``SqliteConnection.atomic_plan`` in aiosqlite's thread: the plan in a savepoint of the open
+    batch."""
     conn.execute("SAVEPOINT writer")
     try:
-        results: list[list[Any]] = []
-        for step in steps:
-            rows = conn.execute(step.sql, tuple(step.bound(results))).fetchall()
-            if step.check is not None:
-                step.check(rows)
-            results.append(rows)
+        rows: list[Any] | None = None
+        error: Exception | None = None
+        while not isinstance(statement := _advance(plan, rows, error), _Done):
+            rows, error = None, None
+            try:
+                if isinstance(statement, Many):
+                    conn.executemany(statement.sql, [tuple(row) for row in statement.rows])
+                    rows = []
+                else:
+                    rows = conn.execute(statement.sql, tuple(statement.bound([]))).fetchall()
+                    if statement.check is not None:
+                        statement.check(rows)
+            except sqlite3.IntegrityError as failed:
+                error = Conflict(str(failed))  # as ``execute`` raises it
+            except Exception as failed:
+                error = failed
+        result = statement.value
     except BaseException as error:
         if conn.in_transaction:
             conn.execute("ROLLBACK TO writer")
@@ -313,7 +385,7 @@ def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Any
             raise Conflict(str(error)) from error
         raise
     conn.execute("RELEASE writer")
-    return results
+    return result
 
 
 # The SQLite connections (their ids) whose transaction the current task is in: its reads stay on the writer.
@@ -364,7 +436,7 @@ class SqliteConnection(Connection):
         self._queued = 0  # writers waiting for the lock: while there are any, the holder leaves the commit to them
         self._batch: _Batch | None = None  # the open SQLite transaction, shared by the writers since its BEGIN
         self._committing: set[asyncio.Task[None]] = set()  # held, so a commit under way is never collected
-        # Statement groups (``atomic``) waiting for the next round, which runs them all in one trip to the thread.
+        # Statement groups (``atomic_plan``) waiting for the next round, which runs them all in one trip to the thread.
         self._groups: list[_Group] = []
         self._rounds: asyncio.Task[None] | None = None
 
@@ -449,16 +521,16 @@ class SqliteConnection(Connection):
     async def write(self, sql: str, parameters: Sequence[Any]) -> None:
         await self.atomic([Step(sql, parameters)])
 
-    async def atomic(self, steps: Sequence[Step]) -> list[list[Any]]:
+    async def atomic_plan(self, plan: Plan[T]) -> T:
         # The groups waiting meanwhile go together: one turn of the write lock and one trip to aiosqlite's thread for
         # all of them, each in a savepoint of its own. Under load every trip and every hand-over of the lock waits
         # for a turn of the busy event loop, so a burst of writers taking them one by one would queue for seconds.
-        group = _Group(list(steps), asyncio.get_running_loop().create_future())
+        group = _Group(plan, asyncio.get_running_loop().create_future())
         self._groups.append(group)
         if self._rounds is None:
             self._rounds = asyncio.get_running_loop().create_task(self._run_rounds())
         try:
-            return await asyncio.shield(group.done)
+            return cast(T, await asyncio.shield(group.done))
         except asyncio.CancelledError:
             # Not begun: it leaves nothing behind (begun, it is in the batch, as a writer cancelled in its commit).
             if group.withdraw() and group in self._groups:
@@ -475,7 +547,7 @@ class SqliteConnection(Connection):
                     async with self._turn():
                         # At most a batch's worth: a round's trip keeps the thread from the readers meanwhile.
                         groups, self._groups = self._groups[:BATCH_WRITERS], self._groups[BATCH_WRITERS:]
-                        run: Callable[..., Awaitable[list[BaseException | list[list[Any]]]]] = \
+                        run: Callable[..., Awaitable[list[Any]]] = \
                             cast(Any, self.db)._execute
                         outcomes = await run(_run_groups, cast(Any, self.db)._conn, groups)
                 except BaseException as error:

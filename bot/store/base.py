@@ -24,7 +24,18 @@ from bot.access import counts_in_stats
 from bot.stats.figures import BoardPage, HistoryEntry, PlayerStats
 from bot.stats.ratings import MIN_MATCHES
 from bot.store import stats
-from bot.store.backend import NOTICES, Conflict, Connection, Dialect, Step, StoreError, placeholders, retrieve
+from bot.store.backend import (
+    NOTICES,
+    Conflict,
+    Connection,
+    Dialect,
+    Plan,
+    Step,
+    StoreError,
+    placeholders,
+    retrieve,
+    steps_plan,
+)
 from bot.store.codec import decode_action, encode_action
 from bot.store.schema import migrations
 from bot.tables.model import (
@@ -280,16 +291,17 @@ class SqlStore:
             raise StoreError(f"migrating {self.db.name} failed, nothing was changed: {error}") from error
         return len(scripts)
 
-    async def _counted(self, table: Table, write: Awaitable[object]) -> None:
-        """The statistics of an action or a match's end, in its transaction; should they fail (a bug), the game
-        goes on: the action or the end is stored without them, and the failure is logged."""
-        await self.db.execute("SAVEPOINT stats")
+    @staticmethod
+    def _counted(table: Table, count: Callable[[], Plan[object]]) -> Plan[None]:
+        """The statistics of an action or a match's end (``count``'s plan), in its transaction; should they fail (a
+        bug), the game goes on: the action or the end is stored without them, and the failure is logged."""
+        yield Step("SAVEPOINT stats")
         try:
-            await write
+            yield from count()
         except Exception:
-            await self.db.execute("ROLLBACK TO stats")
+            yield Step("ROLLBACK TO stats")
             log.exception("table %s: statistics not written", table.id)
-        await self.db.execute("RELEASE stats")
+        yield Step("RELEASE stats")
 
     async def _match_end(self, table: Table) -> stats.MatchEnd | None:
         """What a match's end writes, read before its transaction (``stats.match_end``); should that fail (a bug),
@@ -301,17 +313,21 @@ class SqlStore:
             return None
 
     async def _run_counted(self, table: Table, steps: Sequence[Step],
-                           count: Callable[[], Awaitable[object]] | None) -> list[list[Any]]:
-        """``steps``, each one's rows. Mostly one statement group (in SQLite, one trip to its thread under the write
-        lock); with ``count``, statistics that read what is stored and work out rows in Python, a transaction."""
+                           count: Callable[[], Plan[object]] | None) -> list[list[Any]]:
+        """``steps``, each one's rows, as one statement group (in SQLite, one trip to its thread under the write
+        lock); with ``count``, the plan of statistics that read what is stored and work out rows in Python, in the
+        same group."""
         if count is None:
             return await self.db.atomic(steps)
-        async with self._transaction():
-            results = await self.db.run_steps(steps)
-            await self._counted(table, count())
-        return results
 
-    async def _run_one(self, table: Table, step: Step, count: Callable[[], Awaitable[object]] | None) -> list[Any]:
+        def counted() -> Plan[list[list[Any]]]:
+            results = yield from steps_plan(steps)
+            yield from self._counted(table, count)
+            return results
+
+        return await self.db.atomic_plan(counted())
+
+    async def _run_one(self, table: Table, step: Step, count: Callable[[], Plan[object]] | None) -> list[Any]:
         """One statement that writes a whole group (``Dialect.writing_with``): its rows. Alone it is its own
         transaction, one round trip; so its check must only ever refuse what wrote nothing. With ``count``, in a
         transaction with the statistics (``_run_counted``)."""
@@ -415,7 +431,7 @@ class SqlStore:
                   table.stored_status.value, json.dumps(table.settings.to_dict()), table.id)),
             Step(_SEATS_UPSERT, _seat_parameters(table.id, table))]
         end = await self._match_end(table)
-        count = partial(stats.write_match_end_rows, self.db, end) if end is not None else None
+        count = partial(stats.match_end_rows, end) if end is not None else None
         if self.dialect.writing_with:
             # One statement: the row, the seats and the notice.
             revised, seated = steps
@@ -440,7 +456,7 @@ class SqlStore:
         # The action goes in only at the next position (another process may share the database); the primary key
         # (table_id, seq) refuses a second write at it.
         position = partial(_next_position, table.id, seq)
-        count = partial(stats.write_hand, self.db, table, seq, events) if stats.settled_hands(events) else None
+        count = partial(stats.hand_rows_written, table, seq, events) if stats.settled_hands(events) else None
         if self.dialect.writing_with:
             # One statement: the position's check, the action, the table's revision and the notice, nothing written
             # unless the position is the next (two writers at one position: the primary key refuses the later).

@@ -34,7 +34,7 @@ from bot.stats.facts import (
 )
 from bot.stats.figures import BoardEntry, BoardPage, HistoryEntry, PartnerRecord, PlayerStats
 from bot.stats.ratings import DEFAULT, GLOBAL_SCOPE, MIN_MATCHES, Rating, rate
-from bot.store.backend import Connection, placeholders
+from bot.store.backend import Connection, Many, Plan, Step, placeholders
 from bot.store.codec import decode_action
 from bot.tables.model import SeatKind, Table, TableStatus
 from bot.tournaments.model import TournamentStatus
@@ -52,11 +52,13 @@ HISTORY_POINTS = 200  # rating changes drawn in the chart (the latest)
 # ------------------------------------------------------------------ reading what the writes need
 
 
-async def action_log(db: Connection, table_id: int) -> list[Logged]:
-    async with db.execute("SELECT seq, kind, seat, user_id FROM actions WHERE table_id = ? ORDER BY seq",
-                          (table_id,)) as cursor:
-        rows = await cursor.fetchall()
+def action_log_plan(table_id: int) -> Plan[list[Logged]]:
+    rows = yield Step("SELECT seq, kind, seat, user_id FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
     return [Logged(row[0], row[1], Seat.parse(row[2]) if row[2] else None, row[3]) for row in rows]
+
+
+async def action_log(db: Connection, table_id: int) -> list[Logged]:
+    return await db.run_plan(action_log_plan(table_id))
 
 
 def occupants(table: Table) -> list[str]:
@@ -86,8 +88,8 @@ async def _stored_game(db: Connection, table: Table) -> Game:
 # ------------------------------------------------------------------ writes
 
 
-async def _insert_hand_rows(db: Connection, table: Table, rows: Iterable[HandRow], settled_at: str) -> None:
-    await db.executemany(
+def hand_rows_insert(table: Table, rows: Iterable[HandRow], settled_at: str) -> Many:
+    return Many(
         "INSERT INTO hand_stats (table_id, hand, seat, guild_id, player, team, chose, trump, playing, made, "
         "nat, pit, points, roem, score, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
@@ -96,7 +98,7 @@ async def _insert_hand_rows(db: Connection, table: Table, rows: Iterable[HandRow
 
 
 def settled_hands(events: Sequence[Event]) -> list[HandSettled]:
-    """The hands an action's events settle: what ``write_hand`` counts (most actions settle none)."""
+    """The hands an action's events settle: what ``hand_rows_written`` counts (most actions settle none)."""
     return [event for event in events if isinstance(event, HandSettled)]
 
 
@@ -105,27 +107,23 @@ def has_ended(table: Table) -> bool:
     return table.stored_status in (TableStatus.FINISHED, TableStatus.STOPPED)
 
 
-async def write_hand(db: Connection, table: Table, seq: int, events: Sequence[Event]) -> None:
-    """The rows of the hand the action ``seq`` settled (if it settled one). Inside the action's transaction."""
+def hand_rows_written(table: Table, seq: int, events: Sequence[Event]) -> Plan[None]:
+    """The plan that writes the rows of the hand the action ``seq`` settled (if it settled one), in the action's
+    transaction."""
     settled = settled_hands(events)
     if not settled:
         return
-    if table.tournament_id is not None and not counts_in_stats(await tournament_status(db, table.tournament_id)):
-        return  # written when the tournament closes (count_tournament)
-    log = await action_log(db, table.id)
-    async with db.execute("SELECT at FROM actions WHERE table_id = ? AND seq = ?", (table.id, seq)) as cursor:
-        row = await cursor.fetchone()
-    settled_at = str(row[0]) if row is not None else ""
+    if table.tournament_id is not None:
+        status = yield Step("SELECT status FROM tournaments WHERE id = ?", (table.tournament_id,))
+        # A tournament that cannot be found counts as open: its hands wait.
+        if not counts_in_stats(TournamentStatus(status[0][0]) if status else TournamentStatus.OPEN):
+            return  # written when the tournament closes (count_tournament)
+    log = yield from action_log_plan(table.id)
+    at = yield Step("SELECT at FROM actions WHERE table_id = ? AND seq = ?", (table.id, seq))
+    settled_at = str(at[0][0]) if at else ""
     for event in settled:
         players = hand_players(log, event.hand, occupants(table), ai_key(table.settings.ai_level))
-        await _insert_hand_rows(db, table, hand_rows(event.result, players), settled_at)
-
-
-async def tournament_status(db: Connection, tournament_id: int) -> TournamentStatus:
-    """The tournament's status as stored (one that cannot be found counts as open: its hands wait)."""
-    async with db.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
-        row = await cursor.fetchone()
-    return TournamentStatus(row[0]) if row is not None else TournamentStatus.OPEN
+        yield hand_rows_insert(table, hand_rows(event.result, players), settled_at)
 
 
 async def count_tournament(db: Connection, tournament_id: int, load_table: Any) -> None:
@@ -153,7 +151,7 @@ async def _hand_rows_of(db: Connection, table_id: int, load_table: Any) -> tuple
 
 @dataclass(frozen=True, slots=True)
 class MatchEnd:
-    """What a match's end writes (``write_match_end_rows``), worked out from what is stored before the transaction
+    """What a match's end writes (``match_end_rows``), worked out from what is stored before the transaction
     that stores the end begins: a transaction that holds the database's writer only writes."""
 
     table: Table
@@ -188,15 +186,14 @@ async def match_end(db: Connection, table: Table, stoppers: Collection[int] = ()
     return MatchEnd(table, facts, ended_at)
 
 
-async def write_match_end_rows(db: Connection, end: MatchEnd) -> MatchFacts | None:
-    """The match rows and rating updates of ``end``, once (a table that has them is left alone): inside the
-    transaction that stores the end, a few statements whatever the number of players."""
+def match_end_rows(end: MatchEnd) -> Plan[MatchFacts | None]:
+    """The plan that writes the match rows and rating updates of ``end``, once (a table that has them is left
+    alone): inside the transaction that stores the end, a few statements whatever the number of players."""
     table, facts, ended_at = end.table, end.facts, end.ended_at
-    async with db.execute("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,)) as cursor:
-        if await cursor.fetchone() is not None:
-            return None
+    if (yield Step("SELECT 1 FROM match_stats WHERE table_id = ? LIMIT 1", (table.id,))):
+        return None
     settings = json.dumps(table.settings.to_dict())
-    await db.executemany(
+    yield Many(
         "INSERT INTO match_stats (table_id, player, seat, team, partner, result, hands, team_total, other_total, "
         "rated, guild_id, channel_id, thread_id, settings, ended_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -205,7 +202,7 @@ async def write_match_end_rows(db: Connection, end: MatchEnd) -> MatchFacts | No
          for r in facts.rows])
     if facts.teams is not None:
         scopes = [GLOBAL_SCOPE] + ([table.guild_id] if table.guild_id is not None else [])
-        await _rate(db, scopes, table.id, facts, ended_at)
+        yield from _rate(scopes, table.id, facts, ended_at)
     return facts
 
 
@@ -213,14 +210,14 @@ async def write_match_end(db: Connection, table: Table, stoppers: Collection[int
                           ended_at: str | None = None, game: Game | None = None) -> MatchFacts | None:
     """``match_end`` and its rows, in the caller's transaction (the backfill's)."""
     end = await match_end(db, table, stoppers, ended_at, game)
-    return await write_match_end_rows(db, end) if end is not None else None
+    return await db.run_plan(match_end_rows(end)) if end is not None else None
 
 
-async def _rate(db: Connection, scopes: Sequence[int], table_id: int, facts: MatchFacts, at: str) -> None:
+def _rate(scopes: Sequence[int], table_id: int, facts: MatchFacts, at: str) -> Plan[None]:
     """The rating updates of the match's rated players in each scope: one read, two writes."""
     assert facts.teams is not None
     players = sorted(set(facts.teams[0] + facts.teams[1]))
-    current = await _ratings_in(db, scopes, players)
+    current = yield from _ratings_in(scopes, players)
     rated = {row.player for row in facts.rows if row.rated}  # not who abandoned it, nor who played itself
     updates: list[tuple[Any, ...]] = []
     changes: list[tuple[Any, ...]] = []
@@ -232,25 +229,25 @@ async def _rate(db: Connection, scopes: Sequence[int], table_id: int, facts: Mat
             start = before.get(player) or DEFAULT
             updates.append((scope, player, rating.mu, rating.sigma, rating.conservative, at))
             changes.append((scope, player, table_id, start.mu, start.sigma, rating.mu, rating.sigma, at))
-    await db.executemany(
+    yield Many(
         "INSERT INTO ratings (scope, player, mu, sigma, conservative, matches, updated_at) "
         "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope, player) DO UPDATE SET mu = excluded.mu, "
         "sigma = excluded.sigma, conservative = excluded.conservative, matches = ratings.matches + 1, "
         "updated_at = excluded.updated_at", updates)
-    await db.executemany(
+    yield Many(
         "INSERT INTO rating_changes (scope, player, table_id, mu_before, sigma_before, mu, sigma, at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changes)
 
 
-async def _ratings_in(db: Connection, scopes: Sequence[int], players: Sequence[str]) -> dict[int, dict[str, Rating]]:
+def _ratings_in(scopes: Sequence[int], players: Sequence[str]) -> Plan[dict[int, dict[str, Rating]]]:
     """The players' ratings in each of the scopes, in one read (a player without one is missing)."""
     out: dict[int, dict[str, Rating]] = {}
     if not players:
         return out
-    async with db.execute(f"SELECT scope, player, mu, sigma FROM ratings WHERE scope IN ({placeholders(len(scopes))}) "
-                          f"AND player IN ({placeholders(len(players))})", (*scopes, *players)) as cursor:
-        for row in await cursor.fetchall():
-            out.setdefault(int(row[0]), {})[row[1]] = Rating(row[2], row[3])
+    rows = yield Step(f"SELECT scope, player, mu, sigma FROM ratings WHERE scope IN ({placeholders(len(scopes))}) "
+                      f"AND player IN ({placeholders(len(players))})", (*scopes, *players))
+    for row in rows:
+        out.setdefault(int(row[0]), {})[row[1]] = Rating(row[2], row[3])
     return out
 
 
@@ -294,7 +291,8 @@ async def _backfill_table(db: Connection, table_id: int,
         for event in game.apply(decode_action(kind, data)):
             if isinstance(event, HandSettled):
                 players = hand_players(logged, event.hand, occupants(table), ai_key(table.settings.ai_level))
-                await _insert_hand_rows(db, table, hand_rows(event.result, players), str(at))
+                insert = hand_rows_insert(table, hand_rows(event.result, players), str(at))
+                await db.executemany(insert.sql, insert.rows)
     if table.status not in (TableStatus.FINISHED, TableStatus.STOPPED):
         return None
     async with db.execute("SELECT updated_at FROM tables WHERE id = ?", (table_id,)) as cursor:

@@ -16,6 +16,7 @@ from pg_server import StoreMaker
 
 from bot.stats.facts import ai_key, human_key
 from bot.stats.ratings import GLOBAL_SCOPE, Rating, conservative
+from bot.store.backend import Plan, SqliteConnection, Step
 from bot.store.base import SqlStore
 from bot.store.sqlite import SqliteStore, migrations
 from bot.store.tournaments import SqlTournamentStore
@@ -384,62 +385,83 @@ def test_bench_stats_generates_the_player_and_times_the_three_queries(tmp_path: 
     assert "review_hand_s" not in result  # the review's own benchmark adds it
 
 
-async def test_a_matchs_end_holds_the_writer_for_a_few_statements_only(new_store: StoreMaker,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """The end's reads (its actions, hand rows, the clock) come before its transaction, and the rating updates of
-    every player and scope go in one statement each: in SQLite other tables' writes wait for that transaction."""
+def recorded(plan: Plan[Any], seen: list[str]) -> Plan[Any]:
+    """``plan``, passing through, with each statement's SQL added to ``seen``."""
+    try:
+        statement = next(plan)
+        while True:
+            seen.append(statement.sql)
+            try:
+                rows = yield statement
+            except Exception as error:
+                statement = plan.throw(error)
+            else:
+                statement = plan.send(rows)
+    except StopIteration as stop:
+        return stop.value
+
+
+async def test_a_hands_and_a_matchs_statistics_go_with_their_write_in_one_group(new_store: StoreMaker,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end's reads (its actions, hand rows, the clock) come before its transaction; the hand's and the match's
+    statistics go in one statement group with the action or the table's row (``atomic_plan``: in SQLite one trip to
+    the writer's thread, which other tables' writes wait for), and the rating updates of every player and scope in
+    one statement each."""
     async with new_store() as store:
         db = store.db
-        transactions: list[list[str]] = []
-        inside = False
-        real_transaction, real_execute, real_executemany = db.transaction, db.execute, db.executemany
+        groups: list[list[str]] = []
+        transactions = 0
+        real_atomic_plan, real_transaction = db.atomic_plan, db.transaction
+
+        async def atomic_plan(plan: Plan[Any]) -> Any:
+            groups.append([])
+            return await real_atomic_plan(recorded(plan, groups[-1]))
 
         @contextlib.asynccontextmanager
         async def transaction() -> AsyncIterator[None]:
-            nonlocal inside
+            nonlocal transactions
+            transactions += 1
             async with real_transaction():
-                transactions.append([])
-                inside = True
-                try:
-                    yield
-                finally:
-                    inside = False
+                yield
 
-        def execute(sql: str, parameters: Any = ()) -> Any:
-            if inside:
-                transactions[-1].append(sql)
-            return real_execute(sql, parameters)
-
-        async def executemany(sql: str, rows: Any) -> None:
-            if inside:
-                transactions[-1].append(sql)
-            await real_executemany(sql, rows)
-
+        monkeypatch.setattr(db, "atomic_plan", atomic_plan)
         monkeypatch.setattr(db, "transaction", transaction)
-        monkeypatch.setattr(db, "execute", execute)
-        monkeypatch.setattr(db, "executemany", executemany)
         table = await scripted_match(store)
-        ending = [statements for statements in transactions if any("INSERT INTO match_stats" in sql
-                                                                   for sql in statements)]
+        if isinstance(db, SqliteConnection):
+            assert transactions == 0  # no write held SQLite's one writer over several trips
+        ending = [statements for statements in groups if any("INSERT INTO match_stats" in sql for sql in statements)]
         assert len(ending) == 1
         # The table's row and seats (one statement in PostgreSQL, two in SQLite), the savepoint and its release,
         # the check that the match is not counted yet, its rows, the ratings read, their updates and changes.
         assert len(ending[0]) <= 9, ending[0]
         assert sum("INSERT INTO ratings" in sql for sql in ending[0]) == 1
         assert not any("FROM actions" in sql or "FROM hand_stats" in sql for sql in ending[0])
+        hands = [statements for statements in groups if any("INSERT INTO hand_stats" in sql for sql in statements)]
+        assert len(hands) == len(table.game.results)
+        assert all(any("INSERT INTO actions" in sql for sql in statements) for statements in hands)
         ratings = await rows(store, "SELECT count(*) FROM rating_changes WHERE table_id = ?", table.id)
         assert ratings[0][0] >= 4  # two people rated in each of two scopes at least
 
 
-@pytest.mark.parametrize("end_part", ["match_end", "write_match_end_rows"])
+@pytest.mark.parametrize(("end_part", "failure"), [("match_end", "python"), ("match_end_rows", "python"),
+                                                    ("match_end_rows", "sql")])
 async def test_a_failing_statistics_write_never_stops_the_game(new_store: StoreMaker, monkeypatch: pytest.MonkeyPatch,
-                                                               caplog: pytest.LogCaptureFixture, end_part: str) -> None:
+                                                               caplog: pytest.LogCaptureFixture, end_part: str,
+                                                               failure: str) -> None:
     async def broken(*args: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("bot.store.stats.write_hand", broken)
+    def broken_plan(*args: Any) -> Plan[None]:
+        # A statement that is written, then a bug in Python, or a statement the database refuses (thrown into the
+        # plan where it waits for that statement's rows).
+        yield Step("INSERT INTO hand_stats (table_id) VALUES (-1)" if failure == "sql" else
+                   "UPDATE ratings SET mu = 0")
+        if failure == "python":
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr("bot.store.stats.hand_rows_written", broken_plan)
     # The end's reads (before its transaction) or its writes (inside) fail.
-    monkeypatch.setattr(f"bot.store.stats.{end_part}", broken)
+    monkeypatch.setattr(f"bot.store.stats.{end_part}", broken if end_part == "match_end" else broken_plan)
     async with new_store() as store:
         table = await scripted_match(store)  # every action and the end are stored all the same
         assert await store.record(table.id) is not None
