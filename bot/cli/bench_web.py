@@ -42,6 +42,7 @@ from typing import Any
 from aiohttp import ClientSession, ClientTimeout, TCPConnector, WSMsgType
 
 from bot.cli.bench_load import percentile, rss_bytes
+from bot.collector import quiet_collector
 from bot.store.sqlite import SqliteStore
 from bot.tables.model import TableSettings
 from bot.tables.service import ServiceConfig, TableService
@@ -148,6 +149,9 @@ class Page:
 def run_pages(url: str, seats: list[PageSeat], think_ms: float, server: Connection) -> None:
     """The pages' process: every page plays its seat to the end. Tells ``server`` ("ready"), each page's hello
     answered ("hello", table id), and at the end ("done", the pages' figures)."""
+    # The pages stand for browsers, each with a heap of its own: one process's collector pausing a thousand of them
+    # at once would time the benchmark, not the server.
+    quiet_collector()
     asyncio.run(_play_pages(url, seats, think_ms, server))
 
 

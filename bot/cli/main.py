@@ -410,6 +410,7 @@ def run_bench_load(args: argparse.Namespace) -> int:
     import json
 
     from bot.cli.bench_load import LoadOptions, bench_load
+    from bot.collector import quiet_collector
     from engine.ai.players import Level
 
     if args.humans_per_table > 4:
@@ -421,12 +422,14 @@ def run_bench_load(args: argparse.Namespace) -> int:
                           discord_delay_ms=args.discord_delay_ms, hands=args.hands or 1, ai_level=Level(args.ai_level),
                           ai_workers=args.ai_workers, think_ms=args.think_ms or 0.0, ramp_s=args.ramp_seconds,
                           db=Path(args.db) if args.db is not None else os.environ.get("DATABASE_URL") or None)
+    quiet_collector()  # as the bot's process does
     print(json.dumps(bench_load(options)))
     return 0
 
 
 def run_bench_web(args: argparse.Namespace) -> int:
     from bot.cli.bench_web import WebLoadOptions, bench_web
+    from bot.collector import quiet_collector
 
     if not new_db_file(args.db):
         return 2
@@ -434,6 +437,7 @@ def run_bench_web(args: argparse.Namespace) -> int:
     think = args.think_ms if args.think_ms is not None else defaults.think_ms
     options = WebLoadOptions(clients=args.clients, hands=args.hands or 1, think_ms=think, ramp_s=args.ramp_seconds,
                              db=Path(args.db) if args.db is not None else None)
+    quiet_collector()  # as the bot's process does
     print(json.dumps(bench_web(options)))
     return 0
 

@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import sys
 
+from bot.collector import quiet_collector
 from bot.discord_app.config import BotConfig, ConfigError, hide_token_in_logs, load_config, redact
 from bot.tables.shards import parse_shards
 
@@ -91,6 +92,7 @@ async def _run(config: BotConfig) -> int:
         discord.VoiceClient.warn_dave = False
 
     log.info("database: %s", config.database_name)
+    quiet_collector()  # imported what it runs; the tables come next
     try:
         bot = await create_bot(config)
     except (OSError, sqlite3.Error, PostgresError, StoreError) as error:
