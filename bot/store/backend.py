@@ -161,19 +161,38 @@ def steps_plan(steps: Sequence[Step]) -> Plan[list[list[Any]]]:
     return results
 
 
-def _advance(plan: Plan[T], rows: list[Any] | None, error: Exception | None) -> Step | Many | _Done[T]:
-    """The plan's next statement, given the last one's rows or failure (None, None: its first); or its result."""
-    try:
-        if error is not None:
-            return plan.throw(error)
-        return plan.send(rows)  # type: ignore[arg-type]  # None starts the generator
-    except StopIteration as stop:
-        return _Done(stop.value)
+class _PlanRun(Generic[T]):
+    """A plan being run: hands out its statements, takes each one's rows (checked) or failure, keeps its result. The
+    drivers (``Connection.run_plan``, SQLite's ``_run_plan``) only run the statements."""
 
+    def __init__(self, plan: Plan[T]) -> None:
+        self.plan = plan
+        self._rows: list[Any] | None = None  # None: the plan's start
+        self._error: Exception | None = None
+        self.result: T | None = None
 
-@dataclass(frozen=True, slots=True)
-class _Done(Generic[T]):
-    value: T
+    def next(self) -> Step | Many | None:
+        """The plan's next statement; None once it returned (its value in ``result``)."""
+        try:
+            statement = self.plan.throw(self._error) if self._error is not None else \
+                self.plan.send(self._rows)  # type: ignore[arg-type]  # None starts the generator
+        except StopIteration as stop:
+            self.result = stop.value
+            return None
+        self._rows, self._error = None, None
+        return statement
+
+    def answer(self, statement: Step | Many, rows: list[Any]) -> None:
+        if isinstance(statement, Step) and statement.check is not None:
+            try:
+                statement.check(rows)
+            except Exception as refused:
+                self._error = refused
+                return
+        self._rows = rows
+
+    def fail(self, error: Exception) -> None:
+        self._error = error
 
 
 class Cursor:
@@ -251,21 +270,17 @@ class Connection:
 
     async def run_plan(self, plan: Plan[T]) -> T:
         """``plan``'s statements one by one on this connection (in the current transaction, if any): its result."""
-        rows: list[Any] | None = None
-        error: Exception | None = None
-        while not isinstance(statement := _advance(plan, rows, error), _Done):
-            rows, error = None, None
+        run = _PlanRun(plan)
+        while (statement := run.next()) is not None:
             try:
                 if isinstance(statement, Many):
                     await self.executemany(statement.sql, statement.rows)
-                    rows = []
+                    run.answer(statement, [])
                 else:
-                    rows = await (await self.execute(statement.sql, statement.bound([]))).fetchall()
-                    if statement.check is not None:
-                        statement.check(rows)
+                    run.answer(statement, await (await self.execute(statement.sql, statement.bound([]))).fetchall())
             except Exception as failed:
-                error = failed
-        return statement.value
+                run.fail(failed)
+        return cast(T, run.result)
 
     def migrating(self) -> contextlib.AbstractAsyncContextManager[None]:
         """The one transaction that applies the pending migrations and records the new schema version."""
@@ -360,23 +375,19 @@ def _run_plan(conn: sqlite3.Connection, plan: Plan[T]) -> T:
     batch."""
     conn.execute("SAVEPOINT writer")
     try:
-        rows: list[Any] | None = None
-        error: Exception | None = None
-        while not isinstance(statement := _advance(plan, rows, error), _Done):
-            rows, error = None, None
+        run = _PlanRun(plan)
+        while (statement := run.next()) is not None:
             try:
                 if isinstance(statement, Many):
                     conn.executemany(statement.sql, [tuple(row) for row in statement.rows])
-                    rows = []
+                    run.answer(statement, [])
                 else:
-                    rows = conn.execute(statement.sql, tuple(statement.bound([]))).fetchall()
-                    if statement.check is not None:
-                        statement.check(rows)
+                    run.answer(statement, conn.execute(statement.sql, tuple(statement.bound([]))).fetchall())
             except sqlite3.IntegrityError as failed:
-                error = Conflict(str(failed))  # as ``execute`` raises it
+                run.fail(Conflict(str(failed)))  # as ``execute`` raises it
             except Exception as failed:
-                error = failed
-        result = statement.value
+                run.fail(failed)
+        result = cast(T, run.result)
     except BaseException as error:
         if conn.in_transaction:
             conn.execute("ROLLBACK TO writer")
