@@ -264,10 +264,6 @@ class Connection:
         async with self.transaction():
             return await self.run_plan(plan)
 
-    async def run_steps(self, steps: Sequence[Step]) -> list[list[Any]]:
-        """The statements in the current transaction, in order, each checked: each one's rows."""
-        return await self.run_plan(steps_plan(steps))
-
     async def run_plan(self, plan: Plan[T]) -> T:
         """``plan``'s statements one by one on this connection (in the current transaction, if any): its result."""
         run = _PlanRun(plan)

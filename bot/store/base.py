@@ -317,12 +317,11 @@ class SqlStore:
         """``steps``, each one's rows, as one statement group (in SQLite, one trip to its thread under the write
         lock); with ``count``, the plan of statistics that read what is stored and work out rows in Python, in the
         same group."""
-        if count is None:
-            return await self.db.atomic(steps)
 
         def counted() -> Plan[list[list[Any]]]:
             results = yield from steps_plan(steps)
-            yield from self._counted(table, count)
+            if count is not None:
+                yield from self._counted(table, count)
             return results
 
         return await self.db.atomic_plan(counted())
