@@ -75,9 +75,8 @@ async def edit_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], t
 async def adopt_lobby(app: KlaverjasApp, interaction: discord.Interaction[Any], table: Table) -> None:
     """A click on a lobby whose message id the table lacks (the bot died between posting it and storing its id):
     the clicked message is the lobby, so the start can open its thread and say the game is on."""
-    if table.lobby_message_id is None and interaction.message is not None:
-        await app.service.keep_discord(table, partial(setattr, table, "lobby_message_id",
-                                                                interaction.message.id))
+    if interaction.message is not None:
+        await app.service.keep_lobby_message(table, interaction.message.id)
 
 
 @on_click(LobbyButton)

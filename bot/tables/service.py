@@ -260,9 +260,7 @@ class TableService:
             except BaseException:
                 await self.registry.discard(table)
                 raise
-            async with table.lock:
-                table.lobby_message_id = message_id
-                await self.registry.save(table)
+            await self.keep_lobby_message(table, message_id)
         self.driver.schedule(table)
 
     async def join(self, table_id: int, user_id: int, name: str, seat: Seat | None = None,
@@ -388,6 +386,16 @@ class TableService:
         async with table.lock:
             change()
             await self.registry.save(table)
+
+    async def keep_lobby_message(self, table: Table, message_id: int) -> None:
+        """The lobby's message id, stored once: both the post that made it and a click on it that came before the
+        post's answer learn it, and the second to arrive has nothing to store (nor a lock to take)."""
+        if table.lobby_message_id is not None:
+            return
+        async with table.lock:
+            if table.lobby_message_id is None:
+                table.lobby_message_id = message_id
+                await self.registry.save(table)
 
     def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
         """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt

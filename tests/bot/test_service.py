@@ -10,7 +10,7 @@ from pg_server import StoreMaker
 from bot.store.sqlite import migrations
 from bot.tables.errors import ServiceError
 from bot.tables.events import GameProgress, SeatAway, ServiceEvent, TurnReminder
-from bot.tables.model import Actor, SeatKind, TableSettings, TableStatus
+from bot.tables.model import Actor, SeatKind, Table, TableSettings, TableStatus
 from bot.tables.service import ServiceConfig, TableService
 from engine.actions import Call
 from engine.cards import Card, Seat
@@ -21,6 +21,7 @@ from engine.settings import Rules
 from engine.view import SeatView
 
 HOST = 1001
+LOBBY_MESSAGE = 4242
 FAST = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=60)
 
 
@@ -74,6 +75,32 @@ async def test_one_human_three_ai_plays_a_match_and_stores_it(new_store: StoreMa
         assert stored == export_record(table.game)
         versions = [e.version for e in events if isinstance(e, GameProgress)]
         assert versions == list(range(1, table.version + 1))
+        await service.close()
+
+
+async def test_a_lobby_message_learnt_twice_is_stored_once(new_store: StoreMaker) -> None:
+    """The start's post and a click on the lobby that came before the post's answer both learn its message id:
+    the second has nothing to store."""
+    async with new_store() as store:
+        service = TableService(store, FAST, choose=first_legal)
+        saved: list[int | None] = []
+        save = store.save_table
+
+        async def counted(table: Table) -> None:
+            saved.append(table.lobby_message_id)
+            await save(table)
+
+        store.save_table = counted  # type: ignore[method-assign]
+
+        async def post_clicked_first(table: Table) -> int:
+            await service.keep_lobby_message(table, LOBBY_MESSAGE)  # the click on it, before the post's answer
+            return LOBBY_MESSAGE
+
+        table = await service.create_table(host_id=HOST, host_name="Anna", settings=settings(), seed=7,
+                                           post=post_clicked_first)
+        assert saved == [LOBBY_MESSAGE]
+        stored = await store.load_table(table.id)
+        assert stored is not None and stored.lobby_message_id == LOBBY_MESSAGE
         await service.close()
 
 
