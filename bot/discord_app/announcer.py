@@ -35,6 +35,7 @@ import discord
 from bot import access
 from bot.discord_app.messages import (
     DM_CLOSED,
+    THREAD_EXISTS,
     Payload,
     away_message,
     bid_prompt,
@@ -112,6 +113,12 @@ TOKEN_LIFETIME = 14 * 60.0
 
 def _nothing() -> None:
     pass
+
+
+def _note_thread(table: Table, thread_id: int | None, table_message_id: int | None) -> None:
+    if thread_id is not None:
+        table.thread_id = thread_id
+    table.table_message_id = table_message_id
 
 
 def _note_prompt(table: Table, message_id: int | None, version: int | None) -> None:
@@ -704,25 +711,41 @@ class Announcer:
             await self.open_thread(table)
 
     async def open_thread(self, table: Table) -> None:
-        """The table's thread on the lobby message (or the channel itself), and the table message in it."""
+        """The table's thread on the lobby message (or the channel itself), and the table message in it; both ids
+        stored in one save (a thread opened before a restart lost its id is found again by its message's id)."""
+        opened = None
         if table.thread_id is None and table.channel_id is not None and table.lobby_message_id is not None:
-            channel_id, lobby_id = table.channel_id, table.lobby_message_id
-            try:
-                data = await self.outbox.attempt(
-                    lambda: self.client.http.start_thread_with_message(
-                        channel_id, lobby_id, name=thread_name(table), auto_archive_duration=1440),
-                    f"table {table.id}: opening the thread")
-                await self.keep(table, partial(setattr, table, "thread_id", int(data["id"])))
-            except (discord.HTTPException, Undelivered) as error:
-                # Threads not allowed here (or no permission, or Discord down): play in the channel itself.
-                log.info("table %s: no thread (%s), playing in the channel", table.id, error)
+            opened = await self.start_thread(table, table.channel_id, table.lobby_message_id)
+            if opened is not None:
+                async with table.lock.in_process():
+                    table.thread_id = opened  # where the table message goes; stored with its id
         await self.sync_lobby(table)
         if table.table_message_id is None:
             async with table.lock.in_process():
                 # As the table is now: a sync queued behind it may find it shown.
                 payload = table_message(table, self.watch_link(table))
             posted = await self.post(table, payload)
-            await self.keep(table, partial(setattr, table, "table_message_id", posted))
+            await self.keep(table, partial(_note_thread, table, opened, posted))
+        elif opened is not None:
+            await self.keep(table, partial(_note_thread, table, opened, table.table_message_id))
+
+    async def start_thread(self, table: Table, channel_id: int, lobby_id: int) -> int | None:
+        """The thread on the lobby message: its id, None where there can be none (threads not allowed here, no
+        permission, Discord down: the game plays in the channel itself)."""
+        try:
+            data = await self.outbox.attempt(
+                lambda: self.client.http.start_thread_with_message(
+                    channel_id, lobby_id, name=thread_name(table), auto_archive_duration=1440),
+                f"table {table.id}: opening the thread")
+            return int(data["id"])
+        except discord.HTTPException as error:
+            if error.code == THREAD_EXISTS:
+                # Opened before a restart lost its id: a thread started on a message has the message's id.
+                return lobby_id
+            log.info("table %s: no thread (%s), playing in the channel", table.id, error)
+        except Undelivered as error:
+            log.info("table %s: no thread (%s), playing in the channel", table.id, error)
+        return None
 
     async def sync_table_message(self, table: Table) -> None:
         """The table message as the table is now; a deleted one is posted again (and its new id kept)."""

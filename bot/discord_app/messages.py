@@ -96,6 +96,7 @@ from rendering import (
 )
 
 DM_CLOSED = 50007  # Discord's error code for a user who does not accept direct messages
+THREAD_EXISTS = 160004  # Discord's error code for a second thread on one message
 
 
 @dataclass(frozen=True, slots=True)

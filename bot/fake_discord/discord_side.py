@@ -246,7 +246,12 @@ class FakeDiscord:
         if method == "POST" and path == "/channels/{channel_id}/messages/{message_id}/threads":
             if not self.threads_allowed:
                 raise DiscordError(403, 50013, "Missing Permissions")
-            thread_id = next_id()
+            # As Discord: the thread has its starter message's id, and a message starts one thread at most.
+            thread_id = int(params["message_id"])
+            if thread_id not in self.messages:
+                raise DiscordError(404, 10008, "Unknown Message")
+            if thread_id in self.threads:
+                raise DiscordError(400, 160004, "A thread has already been created for this message")
             self.threads.append(thread_id)
             self.thread_parent[thread_id] = int(params["channel_id"])
             return {"id": str(thread_id), "type": THREAD, "guild_id": str(GUILD_ID), "parent_id": params["channel_id"],

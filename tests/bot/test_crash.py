@@ -786,6 +786,47 @@ async def test_a_lobby_posted_just_before_the_bot_died_is_found_at_the_restart(t
         assert lobbies_of(fake, table_id) == []  # and no other copy of it offers a Start
 
 
+async def test_a_thread_opened_just_before_the_bot_died_is_played_in_after_the_restart(tmp_path: Path) -> None:
+    """The thread's id is stored with the table message's, in one save: a bot that died after opening the thread
+    and before that save finds the thread again at the restart (Discord opens one thread per message, with the
+    message's id, and refuses a second with 160004) rather than playing on in the channel."""
+    from harness import Harness
+    from test_discord import ANNA, lobby, open_table
+
+    fake = FakeDiscord()
+    db = tmp_path / "k.sqlite3"
+    async with Harness(db, fake) as h:
+        assert h.bot is not None
+        table_id = await open_table(h, ANNA)
+        posted = lobby(h)
+        cut = asyncio.Event()
+        answer = fake.answer
+        stuck: list[asyncio.Task[Any]] = []
+
+        async def dies_posting_in_the_thread(request: Request) -> Any:
+            if request.method == "POST" and request.path == "/channels/{channel_id}/messages" \
+                    and f"/channels/{posted.id}/" in request.url:
+                stuck.extend(t for t in [asyncio.current_task()] if t is not None)
+                cut.set()
+                await asyncio.Event().wait()  # the bot never hears back
+            return await answer(request)
+
+        fake.answer = dies_posting_in_the_thread  # type: ignore[method-assign]
+        h.dispatch(h.interactions.click(ANNA, posted, f"kj:l:{table_id}:start"))
+        await asyncio.wait_for(cut.wait(), 30)
+        assert fake.threads == [posted.id]
+        fake.answer = answer  # type: ignore[method-assign]
+    for task in stuck:
+        task.cancel()
+    await asyncio.wait(stuck, timeout=10)
+    async with Harness(db, fake) as h2:
+        assert h2.bot is not None
+        await h2.settle()
+        table = h2.bot.service.get(table_id)
+        assert table.running and table.thread_id == posted.id and fake.threads == [posted.id]
+        assert table.table_message_id is not None and fake.messages[table.table_message_id].channel_id == posted.id
+
+
 def lobbies_of(fake: FakeDiscord, table_id: int) -> list[StoredMessage]:
     """The messages offering to start this table."""
     return [m for m in fake.messages.values() if f"kj:l:{table_id}:start" in m.custom_ids()]
