@@ -342,7 +342,7 @@ async def test_a_post_that_fails_every_try_is_posted_after_the_next_action(tmp_p
 
 async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_costs_no_turn(tmp_path: Path) -> None:
     fake = FaultyDiscord()
-    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=1.0)  # Anna answers her other turns in time
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3.0)  # Anna answers her other turns in time, busy or not
     async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
         table_id = await started(h, ANNA, [], length="4")
         table = table_of(h, table_id)
