@@ -745,35 +745,19 @@ async def test_a_lobby_posted_just_before_the_bot_died_is_found_at_the_restart(t
             finished = await open_table(h, ANNA)
             await h.click(ANNA, lobby(h), f"kj:l:{finished}:start")
             await play_to_end(h, finished, [ANNA])
-        cut = asyncio.Event()
-        answer = fake.answer
-        stuck: list[asyncio.Task[Any]] = []
-
-        async def dies_once_the_lobby_is_posted(request: Request) -> Any:
-            if any(i.startswith("kj:l:") and i.endswith(":start") for i in request.custom_ids()):
-                fake.handle(request)  # Discord has it...
-                stuck.extend(t for t in [asyncio.current_task()] if t is not None)
-                cut.set()
-                await asyncio.Event().wait()  # ...and the bot never hears back
-            return await answer(request)
-
-        fake.answer = dies_once_the_lobby_is_posted  # type: ignore[method-assign]
+        death = DiesAt(fake, lambda r: any(i.startswith("kj:l:") and i.endswith(":start") for i in r.custom_ids()),
+                       taken=True)
         if finished is None:
             h.dispatch(h.interactions.command(ANNA, "start", length="1", ai="normal"))
         else:
             [end] = [m for m in fake.messages.values() if f"kj:rm:{finished}" in m.custom_ids()]
             h.dispatch(h.interactions.click(ANNA, end, f"kj:rm:{finished}"))
-        await asyncio.wait_for(cut.wait(), 30)
+        await death.reached()
         [posted] = [m for m in fake.in_channel(CHANNEL_ID) if any(i.startswith("kj:l:") for i in m.custom_ids())
                     and m.custom_ids() == m.enabled_ids()]
         table_id = int(posted.custom_ids()[0].split(":")[2])
         assert h.bot.service.get(table_id).lobby_message_id is None
-        fake.answer = answer  # type: ignore[method-assign]
-    # The process died: its task that waited for Discord's answer dies with it (in one event loop it would
-    # linger, and the restarted bot would wait for it to settle).
-    for task in stuck:
-        task.cancel()
-    await asyncio.wait(stuck, timeout=10)
+    await death.bury()
     async with Harness(db, fake) as h2:
         assert h2.bot is not None
         table = h2.bot.service.get(table_id)
@@ -799,32 +783,50 @@ async def test_a_thread_opened_just_before_the_bot_died_is_played_in_after_the_r
         assert h.bot is not None
         table_id = await open_table(h, ANNA)
         posted = lobby(h)
-        cut = asyncio.Event()
-        answer = fake.answer
-        stuck: list[asyncio.Task[Any]] = []
-
-        async def dies_posting_in_the_thread(request: Request) -> Any:
-            if request.method == "POST" and request.path == "/channels/{channel_id}/messages" \
-                    and f"/channels/{posted.id}/" in request.url:
-                stuck.extend(t for t in [asyncio.current_task()] if t is not None)
-                cut.set()
-                await asyncio.Event().wait()  # the bot never hears back
-            return await answer(request)
-
-        fake.answer = dies_posting_in_the_thread  # type: ignore[method-assign]
+        death = DiesAt(fake, lambda r: r.method == "POST" and r.path == "/channels/{channel_id}/messages"
+                       and f"/channels/{posted.id}/" in r.url)  # the table message, in the thread
         h.dispatch(h.interactions.click(ANNA, posted, f"kj:l:{table_id}:start"))
-        await asyncio.wait_for(cut.wait(), 30)
+        await death.reached()
         assert fake.threads == [posted.id]
-        fake.answer = answer  # type: ignore[method-assign]
-    for task in stuck:
-        task.cancel()
-    await asyncio.wait(stuck, timeout=10)
+    await death.bury()
     async with Harness(db, fake) as h2:
         assert h2.bot is not None
         await h2.settle()
         table = h2.bot.service.get(table_id)
         assert table.running and table.thread_id == posted.id and fake.threads == [posted.id]
         assert table.table_message_id is not None and fake.messages[table.table_message_id].channel_id == posted.id
+
+
+class DiesAt:
+    """The bot "dies" at the first request ``matches`` picks: Discord takes that request (``taken``) or not, and the
+    bot never hears back. Every later request is answered as usual."""
+
+    def __init__(self, fake: FakeDiscord, matches: Callable[[Request], bool], taken: bool = False) -> None:
+        self.fake, self.matches, self.taken = fake, matches, taken
+        self.answer = fake.answer
+        self.cut = asyncio.Event()
+        self.stuck: list[asyncio.Task[Any]] = []
+        fake.answer = self.intercept  # type: ignore[method-assign]
+
+    async def intercept(self, request: Request) -> Any:
+        if not self.cut.is_set() and self.matches(request):
+            if self.taken:
+                self.fake.handle(request)
+            self.stuck.extend(t for t in [asyncio.current_task()] if t is not None)
+            self.cut.set()
+            await asyncio.Event().wait()
+        return await self.answer(request)
+
+    async def reached(self) -> None:
+        await asyncio.wait_for(self.cut.wait(), 30)
+        self.fake.answer = self.answer  # type: ignore[method-assign]
+
+    async def bury(self) -> None:
+        """The process died: its task that waited for Discord's answer dies with it (in one event loop it would
+        linger, and the restarted bot would wait for it to settle)."""
+        for task in self.stuck:
+            task.cancel()
+        await asyncio.wait(self.stuck, timeout=10)
 
 
 def lobbies_of(fake: FakeDiscord, table_id: int) -> list[StoredMessage]:
