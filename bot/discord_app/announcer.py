@@ -738,14 +738,12 @@ class Announcer:
                     channel_id, lobby_id, name=thread_name(table), auto_archive_duration=1440),
                 f"table {table.id}: opening the thread")
             return int(data["id"])
-        except discord.HTTPException as error:
-            if error.code == THREAD_EXISTS:
+        except (discord.HTTPException, Undelivered) as error:
+            if isinstance(error, discord.HTTPException) and error.code == THREAD_EXISTS:
                 # Opened before a restart lost its id: a thread started on a message has the message's id.
                 return lobby_id
             log.info("table %s: no thread (%s), playing in the channel", table.id, error)
-        except Undelivered as error:
-            log.info("table %s: no thread (%s), playing in the channel", table.id, error)
-        return None
+            return None
 
     async def sync_table_message(self, table: Table) -> None:
         """The table message as the table is now; a deleted one is posted again (and its new id kept)."""
