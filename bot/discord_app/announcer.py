@@ -115,12 +115,6 @@ def _nothing() -> None:
     pass
 
 
-def _note_thread(table: Table, thread_id: int | None, table_message_id: int | None) -> None:
-    if thread_id is not None:
-        table.thread_id = thread_id
-    table.table_message_id = table_message_id
-
-
 def _note_prompt(table: Table, message_id: int | None, version: int | None) -> None:
     table.prompt_message_id, table.prompt_version = message_id, version
 
@@ -711,23 +705,21 @@ class Announcer:
             await self.open_thread(table)
 
     async def open_thread(self, table: Table) -> None:
-        """The table's thread on the lobby message (or the channel itself), and the table message in it; both ids
-        stored in one save (a thread opened before a restart lost its id is found again by its message's id)."""
-        opened = None
+        """The table's thread on the lobby message (or the channel itself), and the table message in it.
+
+        The thread's id is stored at once: kept only in this process's copy, a refresh from the store (another
+        process wrote the table) would drop it, and the lobby and the table message would go to the channel."""
         if table.thread_id is None and table.channel_id is not None and table.lobby_message_id is not None:
             opened = await self.start_thread(table, table.channel_id, table.lobby_message_id)
             if opened is not None:
-                async with table.lock.in_process():
-                    table.thread_id = opened  # where the table message goes; stored with its id
+                await self.keep(table, partial(setattr, table, "thread_id", opened))
         await self.sync_lobby(table)
         if table.table_message_id is None:
             async with table.lock.in_process():
                 # As the table is now: a sync queued behind it may find it shown.
                 payload = table_message(table, self.watch_link(table))
             posted = await self.post(table, payload)
-            await self.keep(table, partial(_note_thread, table, opened, posted))
-        elif opened is not None:
-            await self.keep(table, partial(_note_thread, table, opened, table.table_message_id))
+            await self.keep(table, partial(setattr, table, "table_message_id", posted))
 
     async def start_thread(self, table: Table, channel_id: int, lobby_id: int) -> int | None:
         """The thread on the lobby message: its id, None where there can be none (threads not allowed here, no
