@@ -381,8 +381,9 @@ class Announcer:
         """Sync the thread's prompt; the human to act has a turn whose prompt is now on its way.
 
         Where that prompt goes is decided now: the bidding buttons, the DM hand (``sync_hand`` reports it), or
-        a ping in the thread for an in-thread player. A hand that falls back to the thread later is not
-        pinged a second time, and that turn stays undelivered.
+        a ping in the thread for an in-thread player. A hand that falls back to the thread is not pinged a
+        second time for that turn, and that turn stays undelivered: also when the hand, synced as the table
+        already was, fell back before this turn's announcement came here.
         """
         seat = table.game.to_act
         info = table.seats[seat] if seat is not None else None
@@ -390,8 +391,8 @@ class Announcer:
         # Only the turns this announcer prompts (a bid or a card) are tracked; others count as before.
         if table.running and seat is not None and info is not None and info.kind is SeatKind.HUMAN \
                 and not table.ai_plays(seat) and table.game.phase in (Phase.BIDDING, Phase.PLAY, Phase.CLAIM):
-            self.service.prompt_pending(table, seat, table.version)
-            ping = table.game.phase is Phase.PLAY and info.delivery is Delivery.THREAD
+            first = self.service.prompt_pending(table, seat, table.version)
+            ping = first and table.game.phase is Phase.PLAY and info.delivery is Delivery.THREAD
         self.queue(table, partial(self.sync_prompt, table, table.version, ping), "prompt")
 
     async def send_hand(self, table: Table, seat: Seat) -> None:
@@ -803,13 +804,16 @@ class Announcer:
             turn = table.version if table.game.to_act is seat and table.game.phase is Phase.PLAY else None
         try:
             await self.deliver_hand(table, seat, info, info.user_id, payload)
-        except discord.Forbidden as error:
-            if error.code != DM_CLOSED:
-                log.warning("table %s: cannot DM seat %s: %s", table.id, seat, error)
-            await self.hand_to_thread(table, seat, info, "dm.closed")
         except (discord.HTTPException, Undelivered) as error:
-            log.warning("table %s: could not deliver the hand of %s: %s", table.id, seat, error)
-            await self.hand_to_thread(table, seat, info, "dm.undelivered")
+            if turn is not None:  # this hand was to tell the turn (its announcement may still be on its way)
+                self.service.prompt_pending(table, seat, turn)
+            if isinstance(error, discord.Forbidden):
+                if error.code != DM_CLOSED:
+                    log.warning("table %s: cannot DM seat %s: %s", table.id, seat, error)
+                await self.hand_to_thread(table, seat, info, "dm.closed")
+            else:
+                log.warning("table %s: could not deliver the hand of %s: %s", table.id, seat, error)
+                await self.hand_to_thread(table, seat, info, "dm.undelivered")
         else:
             if turn is not None:
                 self.service.prompt_delivered(table, seat, turn)

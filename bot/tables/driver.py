@@ -150,15 +150,19 @@ class TableDriver:
     # ------------------------------------------------------------ did the turn reach the player?
 
     @staticmethod
-    def prompt_pending(table: Table, seat: Seat, version: int) -> None:
-        """The front end is telling ``seat`` it is their turn at ``version`` (a turn already told stays so)."""
-        if table.turn_prompts.get(seat) != (version, True):
-            table.turn_prompts[seat] = (version, False)
+    def prompt_pending(table: Table, seat: Seat, version: int) -> bool:
+        """The front end is telling ``seat`` it is their turn at ``version`` (a turn already told stays so).
+        False when that turn was already being told: the prompt on its way, or delivered."""
+        if table.turn_prompts.get(seat, (None, False))[0] == version:
+            return False
+        table.turn_prompts[seat] = (version, False)
+        return True
 
     @staticmethod
     def prompt_delivered(table: Table, seat: Seat, version: int) -> None:
-        """The prompt of ``seat``'s turn at ``version`` reached them (a later turn's pending mark stays)."""
-        if table.turn_prompts.get(seat, (version, False))[0] == version:
+        """The prompt of ``seat``'s turn at ``version`` reached them (a later turn's pending mark stays; an
+        earlier one goes: the hand, synced as the table already was, may tell a turn before its announcement)."""
+        if table.turn_prompts.get(seat, (version, False))[0] <= version:
             table.turn_prompts[seat] = (version, True)
 
     @staticmethod

@@ -397,10 +397,11 @@ class TableService:
                 table.lobby_message_id = message_id
                 await self.registry.save(table)
 
-    def prompt_pending(self, table: Table, seat: Seat, version: int) -> None:
+    def prompt_pending(self, table: Table, seat: Seat, version: int) -> bool:
         """The front end is telling ``seat`` it is their turn at ``version``: until it reports the prompt
-        delivered, that turn does not count as missed (``bot.tables.driver``)."""
-        self.driver.prompt_pending(table, seat, version)
+        delivered, that turn does not count as missed (``bot.tables.driver``). False when that turn was
+        already being told."""
+        return self.driver.prompt_pending(table, seat, version)
 
     def prompt_delivered(self, table: Table, seat: Seat, version: int) -> None:
         """The prompt of ``seat``'s turn at ``version`` reached the player."""

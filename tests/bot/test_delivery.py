@@ -16,13 +16,14 @@ import discord
 import pytest
 from faults import FaultyDiscord, edits_of, missing_permissions, posts_in, rate_limited, server_error, with_buttons
 from harness import CHANNEL_ID, Harness, Request, StoredMessage, User, discord_error, next_id
-from test_discord import ANNA, BERT, CHRIS, SEED, lobby, open_table, play_to_end, play_turn
+from test_discord import ANNA, BERT, CHRIS, SEED, enabled_cards, hand_message, lobby, open_table, play_to_end, play_turn
 from test_scenarios import EVA, bot_of, started, thread_of, until, wait_for, with_button
 
 from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
 from bot.tables.model import Actor, Delivery, Table, TableStatus
 from bot.tables.service import ServiceConfig
 from engine.actions import Call
+from engine.cards import Seat
 from engine.game import Phase
 
 FAST = DeliveryConfig(request_timeout=5.0, attempts=3, backoff=(0.001,), max_retry_after=0.05)
@@ -340,6 +341,24 @@ async def test_a_post_that_fails_every_try_is_posted_after_the_next_action(tmp_p
         assert sum(text.startswith("Hand 1:") for text in texts) == 1
 
 
+def playable_hand(r: Request) -> bool:
+    """An edit of a hand with cards to play (its DM, or the clicked hand through the click): Anna's, the one
+    human hand, at her turn."""
+    return r.method == "PATCH" and any(b.get("custom_id", "").startswith("kj:c:") and not b.get("disabled")
+                                       for row in r.data.get("components") or [] for b in row.get("components", []))
+
+
+async def play_until_a_hand_fails(h: Harness, table_id: int, fake: FaultyDiscord) -> None:
+    """Anna plays her turn, and her next ones while none of her hands failed to arrive: when she takes the trick
+    and leads, the answer to her click shows her next turn too, and that turn is hers to play."""
+    table = table_of(h, table_id)
+    assert await play_turn(h, table_id, ANNA)
+    await h.settle()
+    while not fake.failed and table.game.to_act is table.seat_of(ANNA.id):
+        assert await play_turn(h, table_id, ANNA)
+        await h.settle()
+
+
 async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_costs_no_turn(tmp_path: Path) -> None:
     fake = FaultyDiscord()
     config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3.0)  # Anna answers her other turns in time, busy or not
@@ -350,16 +369,8 @@ async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_c
         assert seat is not None
         info = table.seats[seat]
         await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
-        dm = info.dm_channel_id
-
-        def playable_hand_edit(r: Request) -> bool:  # the DM that tells Anna it is her turn: 5xx, every try
-            # (an edit of her DM, or of the hand she clicked through that click: hers is the one human hand)
-            return r.method == "PATCH" and (f"/channels/{dm}/" in r.url or r.via == "webhook") and any(
-                b.get("custom_id", "").startswith("kj:c:") and not b.get("disabled")
-                for row in r.data.get("components") or [] for b in row.get("components", []))
-
-        fake.fail(playable_hand_edit, server_error, times=None)
-        assert await play_turn(h, table_id, ANNA)  # her current DM still works; her next turn's does not
+        fake.fail(playable_hand, server_error, times=None)  # her turn's hand, every try
+        await play_until_a_hand_fails(h, table_id, fake)  # her current DM still works; her next turn's does not
         await wait_for(h, lambda: Actor.TIMER in table.actors)
         assert len(fake.failed) == FAST.attempts
         assert info.delivery is Delivery.THREAD and info.misses == 0 and not info.away
@@ -371,6 +382,80 @@ async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_c
         # Her next turn's ping reaches her in the thread: that turn, run out, does count.
         await wait_for(h, lambda: table.actors.count(Actor.TIMER) == 2)
         assert info.misses == 1 and not info.away
+
+
+def announce_turns_late(h: Harness, monkeypatch: pytest.MonkeyPatch, seat: Seat,
+                        until: Callable[[], bool]) -> list[asyncio.Task[None]]:
+    """The announcer hears of ``seat``'s turns to play only once ``until()`` holds (its hand, synced as the
+    table is now, may show a turn before the turn's announcement comes): the delayed announcements' tasks."""
+    announcer = bot_of(h).announcer
+    announce, late = announcer.queue_prompt, []
+
+    def when_until_holds(table: Table) -> None:
+        if table.game.to_act is not seat or table.game.phase is not Phase.PLAY or until():
+            announce(table)
+            return
+
+        async def announce_late() -> None:
+            while not until():
+                await asyncio.sleep(0.01)
+            announce(table)
+        late.append(asyncio.create_task(announce_late()))
+
+    monkeypatch.setattr(announcer, "queue_prompt", when_until_holds)
+    return late
+
+
+async def test_a_turn_announced_after_its_hand_fell_back_is_not_pinged_again_and_costs_no_turn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FaultyDiscord()
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3.0)
+    async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
+        table_id = await started(h, ANNA, [], length="4")
+        table = table_of(h, table_id)
+        seat = table.seat_of(ANNA.id)
+        assert seat is not None
+        info = table.seats[seat]
+        await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+        late = announce_turns_late(h, monkeypatch, seat, lambda: info.delivery is Delivery.THREAD)
+        fake.fail(playable_hand, server_error, times=None)
+        await play_until_a_hand_fails(h, table_id, fake)
+        await wait_for(h, lambda: bool(late) and all(task.done() for task in late))
+        # Before the reminder at half time, Anna has been told once: that her cards are in the thread.
+        thread = thread_of(h, table_id)
+        told = [m.content for m in fake.in_channel(thread) if m.content.startswith(f"<@{ANNA.id}>, your")]
+        assert len(told) == 1 and "could not be delivered" in told[0]
+        await wait_for(h, lambda: Actor.TIMER in table.actors)
+        assert info.delivery is Delivery.THREAD and info.misses == 0 and not info.away
+
+
+async def test_a_turn_announced_after_its_hand_arrived_counts_when_missed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FaultyDiscord()
+    config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=1.0)
+    async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
+        table_id = await started(h, ANNA, [], length="4")
+        table = table_of(h, table_id)
+        seat = table.seat_of(ANNA.id)
+        assert seat is not None
+        info = table.seats[seat]
+        await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+        announcer = bot_of(h).announcer
+        sync_hand, shown = announcer.sync_hand, set()
+
+        async def sync_and_note(table_: Table, seat_: Seat) -> None:  # notes the turns her hand showed
+            version = table_.version
+            await sync_hand(table_, seat_)
+            if seat_ is seat and table_.version == version and table_.game.to_act is seat \
+                    and enabled_cards(hand_message(h, table_id, ANNA)):
+                shown.add(version)
+
+        monkeypatch.setattr(announcer, "sync_hand", sync_and_note)
+        late = announce_turns_late(h, monkeypatch, seat, lambda: table.version in shown)
+        assert await play_turn(h, table_id, ANNA)
+        await wait_for(h, lambda: Actor.TIMER in table.actors)
+        assert late, "no turn of hers was announced after her hand showed it"
+        assert info.misses == 1  # her cards were there to play: the turn she let run out counts
 
 
 async def test_a_rate_limited_post_waits_and_keeps_its_place(tmp_path: Path) -> None:
