@@ -20,7 +20,7 @@ from test_discord import ANNA, BERT, CHRIS, SEED, enabled_cards, hand_message, l
 from test_scenarios import EVA, bot_of, started, thread_of, until, wait_for, with_button
 
 from bot.discord_app.outbox import DeliveryConfig, Job, Outbox, Undelivered
-from bot.tables.model import Actor, Delivery, Table, TableStatus
+from bot.tables.model import Actor, Delivery, SeatInfo, Table, TableStatus
 from bot.tables.service import ServiceConfig
 from engine.actions import Call
 from engine.cards import Seat
@@ -348,6 +348,17 @@ def playable_hand(r: Request) -> bool:
                                        for row in r.data.get("components") or [] for b in row.get("components", []))
 
 
+async def at_annas_first_card(h: Harness) -> tuple[int, Table, Seat, SeatInfo]:
+    """A four-hand match of Anna's against the AI, at her first card to play: the table's id, the table, her seat
+    and its info."""
+    table_id = await started(h, ANNA, [], length="4")
+    table = table_of(h, table_id)
+    seat = table.seat_of(ANNA.id)
+    assert seat is not None
+    await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+    return table_id, table, seat, table.seats[seat]
+
+
 async def play_until_a_hand_fails(h: Harness, table_id: int, fake: FaultyDiscord) -> None:
     """Anna plays her turn, and her next ones while none of her hands failed to arrive: when she takes the trick
     and leads, the answer to her click shows her next turn too, and that turn is hers to play."""
@@ -363,12 +374,7 @@ async def test_a_dm_hand_that_cannot_be_delivered_falls_back_to_the_thread_and_c
     fake = FaultyDiscord()
     config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3.0)  # Anna answers her other turns in time, busy or not
     async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
-        table_id = await started(h, ANNA, [], length="4")
-        table = table_of(h, table_id)
-        seat = table.seat_of(ANNA.id)
-        assert seat is not None
-        info = table.seats[seat]
-        await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+        table_id, table, _, info = await at_annas_first_card(h)
         fake.fail(playable_hand, server_error, times=None)  # her turn's hand, every try
         await play_until_a_hand_fails(h, table_id, fake)  # her current DM still works; her next turn's does not
         await wait_for(h, lambda: Actor.TIMER in table.actors)
@@ -411,12 +417,7 @@ async def test_a_turn_announced_after_its_hand_fell_back_is_not_pinged_again_and
     fake = FaultyDiscord()
     config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=3.0)
     async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
-        table_id = await started(h, ANNA, [], length="4")
-        table = table_of(h, table_id)
-        seat = table.seat_of(ANNA.id)
-        assert seat is not None
-        info = table.seats[seat]
-        await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+        table_id, table, seat, info = await at_annas_first_card(h)
         late = announce_turns_late(h, monkeypatch, seat, lambda: info.delivery is Delivery.THREAD)
         fake.fail(playable_hand, server_error, times=None)
         await play_until_a_hand_fails(h, table_id, fake)
@@ -434,12 +435,7 @@ async def test_a_turn_announced_after_its_hand_arrived_counts_when_missed(
     fake = FaultyDiscord()
     config = ServiceConfig(ai_pause=0, deal_pause=0, turn_time=1.0)
     async with Harness(tmp_path / "k.sqlite3", fake, config=config, delivery=FAST) as h:
-        table_id = await started(h, ANNA, [], length="4")
-        table = table_of(h, table_id)
-        seat = table.seat_of(ANNA.id)
-        assert seat is not None
-        info = table.seats[seat]
-        await until(h, lambda: table.game.phase is Phase.PLAY and table.game.to_act is seat, [ANNA])
+        table_id, table, seat, info = await at_annas_first_card(h)
         announcer = bot_of(h).announcer
         sync_hand, shown = announcer.sync_hand, set()
 
