@@ -21,12 +21,20 @@ roem. Printed figures:
   its thread included) per click;
 - ``cpu_ms_per_click``: the whole benchmark's CPU time per click, the server's and the pages' processes together
   (what one process of both measured before the pages had a process of their own);
-- ``clicks``, ``tricks``, ``seconds``, ``errors`` (error frames the pages got: none expected).
+- ``clicks``, ``tricks``, ``seconds``, ``errors`` (error frames the pages got: none expected);
+- what held the server up, to tell a slow click's cause: ``loop_lag_p99_ms``/``loop_lag_max_ms`` (how late a
+  ``TICK`` sleep on the server's event loop wakes up), ``gc_pauses``/``gc_pause_max_ms`` (the server process's
+  cyclic-collector pauses, in any of its threads), and ``slow_clicks`` (over ``SLOW_CLICK_MS``) with how many of
+  them were under way during a collector pause (``slow_clicks_during_collection``) or a loop stall over
+  ``STALL_MS`` (``slow_clicks_during_loop_stall``). The rest waited with the loop running: for the store's
+  writes, or for the pages' own process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import multiprocessing
 import secrets
@@ -41,7 +49,7 @@ from typing import Any
 
 from aiohttp import ClientSession, ClientTimeout, TCPConnector, WSMsgType
 
-from bot.cli.bench_load import percentile, rss_bytes
+from bot.cli.bench_load import TICK, percentile, rss_bytes
 from bot.collector import quiet_collector
 from bot.store.sqlite import SqliteStore
 from bot.tables.model import TableSettings
@@ -57,6 +65,8 @@ from engine.view import SeatView
 ORIGIN = "http://127.0.0.1"
 FIRST_PERSON = 10_000
 PAGES_EXIT = 30.0  # seconds the pages' process gets to end once this run is over
+SLOW_CLICK_MS = 50.0  # the target of a click's p99 at 1,000 pages: the clicks slower than this are looked into
+STALL_MS = 20.0  # a loop lag over this counts as a stall
 
 
 @dataclass(frozen=True)
@@ -88,7 +98,9 @@ class Page:
 
     def __init__(self, seat: PageSeat, think_ms: float, said_hello: Callable[[int], None]) -> None:
         self.seat, self.think_ms, self.said_hello = seat, think_ms, said_hello
-        self.clicks: list[float] = []  # seconds, click to state
+        # (sent at, seconds to the state): time.perf_counter, on Linux the machine's monotonic clock, which the
+        # server's process reads too (``ServerStalls``)
+        self.clicks: list[tuple[float, float]] = []
         self.errors = 0
         self.tricks = 0
 
@@ -117,7 +129,7 @@ class Page:
                     continue
                 version = frame["version"]
                 if sent is not None and version > sent[0]:
-                    self.clicks.append(time.perf_counter() - sent[1])
+                    self.clicks.append((sent[1], time.perf_counter() - sent[1]))
                     sent = None
                 view = frame["view"]
                 if view["table"]["status"] in ("finished", "stopped"):
@@ -164,6 +176,64 @@ async def _play_pages(url: str, seats: list[PageSeat], think_ms: float, server: 
     server.send(("done", {"clicks": [c for page in pages for c in page.clicks],
                           "tricks": sum(page.tricks for page in pages), "errors": sum(page.errors for page in pages),
                           "cpu": time.process_time() - cpu}))
+
+
+class ServerStalls:
+    """What held up the server's process during a run, as intervals on ``time.perf_counter``'s clock: its event
+    loop's lag (a ``TICK`` sleep woken late: from when it was due, how late) and the cyclic collector's pauses."""
+
+    def __init__(self) -> None:
+        self.lags: list[tuple[float, float]] = []  # (due, seconds late)
+        self.pauses: list[tuple[float, float]] = []  # (began, seconds)
+        self._collecting: float | None = None
+        self._probe: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        gc.callbacks.append(self._collected)
+        self._probe = asyncio.get_running_loop().create_task(self._sample())
+
+    async def stop(self) -> None:
+        gc.callbacks.remove(self._collected)
+        if self._probe is not None:
+            self._probe.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probe
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        # One collection at a time in the process, whichever thread runs it (the collector holds the GIL).
+        now = time.perf_counter()
+        if phase == "start":
+            self._collecting = now
+        elif self._collecting is not None:
+            self.pauses.append((self._collecting, now - self._collecting))
+            self._collecting = None
+
+    async def _sample(self) -> None:
+        while True:
+            due = time.perf_counter() + TICK
+            await asyncio.sleep(TICK)
+            self.lags.append((due, max(0.0, time.perf_counter() - due)))
+
+    def figures(self, clicks: list[tuple[float, float]]) -> dict[str, Any]:
+        """The stalls' figures, and how many of the slow ``clicks`` (sent at, seconds) were under way during one."""
+        lags = sorted(late * 1000 for _, late in self.lags)
+        stalls = [(due, late) for due, late in self.lags if late * 1000 > STALL_MS]
+        slow = [(sent, took) for sent, took in clicks if took * 1000 > SLOW_CLICK_MS]
+        return {
+            "loop_lag_p99_ms": percentile(lags, 0.99),
+            "loop_lag_max_ms": round(lags[-1], 1) if lags else None,
+            "gc_pauses": len(self.pauses),
+            "gc_pause_max_ms": round(max((took for _, took in self.pauses), default=0.0) * 1000, 1),
+            "slow_clicks": len(slow),
+            "slow_clicks_during_collection": sum(_during(click, self.pauses) for click in slow),
+            "slow_clicks_during_loop_stall": sum(_during(click, stalls) for click in slow),
+        }
+
+
+def _during(click: tuple[float, float], spans: list[tuple[float, float]]) -> bool:
+    """Whether the click (sent at, seconds) was under way during any of ``spans`` (began, seconds)."""
+    sent, took = click
+    return any(began < sent + took and sent < began + length for began, length in spans)
 
 
 class WebLoadRun:
@@ -226,6 +296,8 @@ class WebLoadRun:
             process.start()
             theirs.close()
             loop.add_reader(mine.fileno(), self._heard, mine)
+            stalls = ServerStalls()
+            stalls.start()
             try:
                 await self._ready.wait()
                 began = time.perf_counter()
@@ -235,6 +307,7 @@ class WebLoadRun:
                 pages = await self._done
                 await asyncio.gather(*starts)
             finally:
+                await stalls.stop()
                 loop.remove_reader(mine.fileno())
                 await asyncio.to_thread(process.join, PAGES_EXIT)
                 if process.is_alive():  # this run failed before the pages were done: they stop with it
@@ -245,7 +318,7 @@ class WebLoadRun:
             peak = rss_bytes()
             await server.close()
             await service.close()
-        clicks = sorted(c * 1000 for c in pages["clicks"])
+        clicks = sorted(took * 1000 for _, took in pages["clicks"])
         return {
             "clients": options.clients,
             "click_p50_ms": round(statistics.median(clicks), 1) if clicks else None,
@@ -260,6 +333,7 @@ class WebLoadRun:
             # server, table service, AI seats, store) and, as before the pages had a process, the whole benchmark's.
             "server_cpu_ms_per_click": round(cpu * 1000 / len(clicks), 2) if clicks else None,
             "cpu_ms_per_click": round((cpu + pages["cpu"]) * 1000 / len(clicks), 2) if clicks else None,
+            **stalls.figures(pages["clicks"]),
             "store": "sqlite" if options.store else "none",
             "ai": "first legal action (no thinking time)",
             "think_ms": options.think_ms,

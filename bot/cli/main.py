@@ -49,8 +49,9 @@ median of a few runs each, then the generated database's size; see bot/cli/bench
 web --clients N prints clients, click_p50_ms and click_p99_ms (a page's card or call to the state showing it
 applied; the AI seats choose their first legal action, so no AI time is in it), mb_per_client,
 discord_requests_per_trick (0: no Discord front end), clicks, tricks and errors, server_cpu_ms_per_click (the
-server's process: web server, table service, AI seats, store) and cpu_ms_per_click (with the pages' process);
-see bot/cli/bench_web.py."""
+server's process: web server, table service, AI seats, store) and cpu_ms_per_click (with the pages' process),
+then what held the server up (loop_lag_p99_ms, loop_lag_max_ms, gc_pauses, gc_pause_max_ms) and the clicks over
+50 ms (slow_clicks) with how many waited through a collector pause or a loop stall; see bot/cli/bench_web.py."""
 
 RENDER_EPILOG = """\
 exit status: 0 when every image was written; 2 when the folder cannot be created or written to."""
