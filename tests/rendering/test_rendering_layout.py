@@ -365,7 +365,10 @@ def test_the_numbers_under_unplayable_cards_stay_readable(felt: str) -> None:
     background = theme.felt_rgb
     for card, (x, y) in zip(hand_order(view), hand_card_boxes(len(view.hand)), strict=True):
         strip = img.crop((x, y + CARD_H + 18, x + CARD_W, hand_size()[1]))
-        ink = max(strip.getdata(), key=lambda colour: contrast(colour, background))
+        # Each colour in the strip once: ``getdata`` is deprecated in Pillow 13, ``getcolors`` works in every Pillow
+        # the project allows.
+        colours = strip.getcolors(strip.width * strip.height) or []
+        ink = max((colour for _, colour in colours), key=lambda colour: contrast(colour, background))
         assert contrast(ink, background) >= 4.5, (card, felt, ink)
 
 
