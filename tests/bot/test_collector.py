@@ -9,7 +9,7 @@ import pytest
 
 import bot.discord_app.client
 import bot.discord_app.main
-from bot.collector import OLDER_THRESHOLD, YOUNG_THRESHOLD, quiet_collector
+from bot.collector import MIDDLE_THRESHOLD, OLDEST_THRESHOLD, YOUNG_THRESHOLD, quiet_collector
 from bot.discord_app.config import BotConfig
 from bot.discord_app.main import EXIT_FAILED, run_bot
 
@@ -20,7 +20,7 @@ def test_what_the_process_holds_at_start_is_left_out_of_collections_and_young_on
     try:
         quiet_collector()
         assert gc.get_freeze_count() > held_before
-        assert gc.get_threshold() == (YOUNG_THRESHOLD, OLDER_THRESHOLD, OLDER_THRESHOLD)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLDEST_THRESHOLD)
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
