@@ -259,8 +259,10 @@ class Connection:
         that fails, undoes them all."""
         return await self.atomic_plan(steps_plan(steps))
 
-    async def atomic_plan(self, plan: Plan[T]) -> T:
-        """``plan`` as one transaction, committed at once: its result. A failure it does not catch undoes it all."""
+    async def atomic_plan(self, plan: Plan[T], *, heavy: bool = False) -> T:
+        """``plan`` as one transaction, committed at once: its result. A failure it does not catch undoes it all.
+        ``heavy``: the plan reads and works out much (a hand's or a match's statistics); SQLite lets the light
+        writes waiting meanwhile go first (``SqliteConnection``)."""
         async with self.transaction():
             return await self.run_plan(plan)
 
@@ -309,6 +311,10 @@ class Connection:
 
 # A batch is committed once this many writers are in it, or this long after it began, even with writers queued.
 BATCH_WRITERS = 32
+# Heavy groups (``atomic_plan(heavy=True)``) in one round, at most. Each takes a millisecond or two of the writer's
+# thread where an action's write takes a twentieth of one, and every group of a round waits for the whole round: a
+# thousand matches ending together filled rounds with them (up to 40 ms) and held up the clicks' writes.
+HEAVY_PER_ROUND = 4
 BATCH_SECONDS = 0.02
 CHECKPOINT_TRIES = 3  # a checkpoint blocked by readers (each try waits busy_timeout) is tried again this often
 
@@ -332,6 +338,7 @@ class _Group:
 
     plan: Plan[Any]
     done: asyncio.Future[Any]
+    heavy: bool = False
     state: str = "waiting"
     guard: threading.Lock = field(default_factory=threading.Lock)
 
@@ -528,11 +535,11 @@ class SqliteConnection(Connection):
     async def write(self, sql: str, parameters: Sequence[Any]) -> None:
         await self.atomic([Step(sql, parameters)])
 
-    async def atomic_plan(self, plan: Plan[T]) -> T:
+    async def atomic_plan(self, plan: Plan[T], *, heavy: bool = False) -> T:
         # The groups waiting meanwhile go together: one turn of the write lock and one trip to aiosqlite's thread for
         # all of them, each in a savepoint of its own. Under load every trip and every hand-over of the lock waits
         # for a turn of the busy event loop, so a burst of writers taking them one by one would queue for seconds.
-        group = _Group(plan, asyncio.get_running_loop().create_future())
+        group = _Group(plan, asyncio.get_running_loop().create_future(), heavy)
         self._groups.append(group)
         if self._rounds is None:
             self._rounds = asyncio.get_running_loop().create_task(self._run_rounds())
@@ -552,8 +559,7 @@ class SqliteConnection(Connection):
                 groups: list[_Group] = []
                 try:
                     async with self._turn():
-                        # At most a batch's worth: a round's trip keeps the thread from the readers meanwhile.
-                        groups, self._groups = self._groups[:BATCH_WRITERS], self._groups[BATCH_WRITERS:]
+                        groups = self._next_round()
                         run: Callable[..., Awaitable[list[Any]]] = \
                             cast(Any, self.db)._execute
                         outcomes = await run(_run_groups, cast(Any, self.db)._conn, groups)
@@ -573,6 +579,18 @@ class SqliteConnection(Connection):
                         group.done.set_result(outcome)
         finally:
             self._rounds = None
+
+    def _next_round(self) -> list[_Group]:
+        """Take the next round's groups from the queue: at most a batch's worth (a round's trip keeps the thread from
+        the readers meanwhile), of which at most ``HEAVY_PER_ROUND`` heavy ones, the light ones waiting taking the
+        rest; each kind in its order of arrival. The callers of all of them are waiting, so any order is one they
+        could have arrived in."""
+        heavy = [group for group in self._groups if group.heavy][:HEAVY_PER_ROUND]
+        light = [group for group in self._groups if not group.heavy][:BATCH_WRITERS - len(heavy)]
+        chosen = {id(group) for group in heavy + light}
+        groups = [group for group in self._groups if id(group) in chosen]
+        self._groups = [group for group in self._groups if id(group) not in chosen]
+        return groups
 
     @contextlib.asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:

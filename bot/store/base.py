@@ -316,7 +316,7 @@ class SqlStore:
                            count: Callable[[], Plan[object]] | None) -> list[list[Any]]:
         """``steps``, each one's rows, as one statement group (in SQLite, one trip to its thread under the write
         lock); with ``count``, the plan of statistics that read what is stored and work out rows in Python, in the
-        same group."""
+        same group (a heavy one: in SQLite, the light writes waiting meanwhile go first)."""
 
         def counted() -> Plan[list[list[Any]]]:
             results = yield from steps_plan(steps)
@@ -324,7 +324,7 @@ class SqlStore:
                 yield from self._counted(table, count)
             return results
 
-        return await self.db.atomic_plan(counted())
+        return await self.db.atomic_plan(counted(), heavy=count is not None)
 
     async def _run_one(self, table: Table, step: Step, count: Callable[[], Plan[object]] | None) -> list[Any]:
         """One statement that writes a whole group (``Dialect.writing_with``): its rows. Alone it is its own

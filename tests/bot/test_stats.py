@@ -413,9 +413,9 @@ async def test_a_hands_and_a_matchs_statistics_go_with_their_write_in_one_group(
         transactions = 0
         real_atomic_plan, real_transaction = db.atomic_plan, db.transaction
 
-        async def atomic_plan(plan: Plan[Any]) -> Any:
+        async def atomic_plan(plan: Plan[Any], *, heavy: bool = False) -> Any:
             groups.append([])
-            return await real_atomic_plan(recorded(plan, groups[-1]))
+            return await real_atomic_plan(recorded(plan, groups[-1]), heavy=heavy)
 
         @contextlib.asynccontextmanager
         async def transaction() -> AsyncIterator[None]:

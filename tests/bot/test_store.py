@@ -16,7 +16,7 @@ from typing import Any, cast
 import pytest
 from pg_server import StoreMaker
 
-from bot.store.backend import BATCH_WRITERS, Conflict, Step, StoreError, numbered
+from bot.store.backend import BATCH_WRITERS, HEAVY_PER_ROUND, Conflict, Plan, Step, StoreError, numbered
 from bot.store.base import ANONYMOUS, MARKS_PER_STATEMENT, SqlStore, migrations
 from bot.store.sqlite import SqliteStore
 from bot.store.tournaments import SqlTournamentStore
@@ -543,6 +543,51 @@ async def test_a_statement_an_action_and_a_burst_of_writes_are_one_trip_each(tmp
         await asyncio.gather(*(store.set_meta(f"k{i}", "v") for i in range(10)))
         assert len(trips) == 3, trips
         assert [await store.get_meta(f"k{i}") for i in range(10)] == ["v"] * 10
+
+
+def round_of_each(store: SqlStore) -> dict[str, int]:
+    """Which round (counted from 0) of a SQLite store's writer ran each group, by the meta key the group writes."""
+    db = store.db.db  # type: ignore[attr-defined]
+    run = db._execute
+    rounds: dict[str, int] = {}
+    count = 0
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        if getattr(fn, "__name__", "") == "_run_groups":
+            for group in args[1]:
+                rounds[group.plan.gi_frame.f_locals["key"]] = count
+            count += 1
+        return await run(fn, *args, **kwargs)
+
+    db._execute = counted
+    return rounds
+
+
+def meta_plan(key: str) -> Plan[None]:
+    yield Step("INSERT INTO meta (key, value) VALUES (?, 'v')", (key,))
+
+
+async def test_light_writes_waiting_go_before_heavy_ones_beyond_a_few_a_round(tmp_path: Path) -> None:
+    """A round runs at most a few heavy groups (a match's statistics); the light ones (a click's action) that queued
+    behind more of them go in the same round, not after them all, and every group is written once."""
+    async with SqliteStore(tmp_path / "k.sqlite3") as store:
+        rounds = round_of_each(store)
+        heavy = [f"h{i}" for i in range(3 * HEAVY_PER_ROUND)]
+        light = [f"l{i}" for i in range(5)]
+        await asyncio.gather(*(store.db.atomic_plan(meta_plan(key), heavy=True) for key in heavy),
+                             *(store.db.atomic_plan(meta_plan(key)) for key in light))
+        assert {rounds[key] for key in light} == {0}
+        assert [rounds[key] for key in heavy] == [i // HEAVY_PER_ROUND for i in range(len(heavy))]
+        assert [await store.get_meta(key) for key in heavy + light] == ["v"] * len(heavy + light)
+        # Light writes that fill whole rounds do not keep a heavy one waiting for ever.
+        rounds.clear()
+        many = [f"m{i}" for i in range(2 * BATCH_WRITERS)]
+        await asyncio.gather(*(store.db.atomic_plan(meta_plan(key)) for key in many),
+                             store.db.atomic_plan(meta_plan("late"), heavy=True))
+        first = min(rounds.values())
+        assert rounds["late"] == first and max(rounds.values()) == first + 2, rounds
+        assert len([key for key in many if rounds[key] == first]) == BATCH_WRITERS - 1
 
 
 async def test_creating_and_saving_a_table_are_one_trip_each_and_a_burst_of_them_is_one(tmp_path: Path) -> None:
