@@ -311,11 +311,11 @@ class Connection:
 
 # A batch is committed once this many writers are in it, or this long after it began, even with writers queued.
 BATCH_WRITERS = 32
+BATCH_SECONDS = 0.02
 # Heavy groups (``atomic_plan(heavy=True)``) in one round, at most. Each takes a millisecond or two of the writer's
 # thread where an action's write takes a twentieth of one, and every group of a round waits for the whole round: a
-# thousand matches ending together filled rounds with them (up to 40 ms) and held up the clicks' writes.
+# thousand matches ending together filled rounds with them (40 to 60 ms) and held up the clicks' writes.
 HEAVY_PER_ROUND = 4
-BATCH_SECONDS = 0.02
 CHECKPOINT_TRIES = 3  # a checkpoint blocked by readers (each try waits busy_timeout) is tried again this often
 
 
