@@ -63,8 +63,9 @@ def _cheapest(cards: list[int], trump: int) -> int:
 
 
 def overbid(view: SeatView, decision: Decision) -> Decision | None:
-    """Optimism: plays a hand a little too weak ("met de boer en een aas moet het lukken")."""
-    if decision.reason != "bid_pass":
+    """Optimism: plays a hand a little too weak ("met de boer en een aas moet het lukken"), on the suit it
+    would name or, under draaien, on the turned one."""
+    if decision.reason not in ("bid_pass", "bid_pass_turned"):
         return None
     suit = Suit.parse(decision.params["suit"])
     if hand_evaluation(view.hand_mask, suit) < BID_THRESHOLD - OVERBID_MARGIN:
@@ -74,8 +75,8 @@ def overbid(view: SeatView, decision: Decision) -> Decision | None:
 
 
 def underbid(view: SeatView, decision: Decision) -> Decision | None:
-    """Timidity: passes a hand that should be played, afraid of going nat."""
-    if decision.reason != "bid_play" or Call.PASS not in view.legal:
+    """Timidity: passes a hand that should be played, afraid of going nat (the turned suit's too, under draaien)."""
+    if decision.reason not in ("bid_play", "bid_play_turned") or Call.PASS not in view.legal:
         return None
     suit = Suit.parse(decision.params["suit"])
     if hand_evaluation(view.hand_mask, suit) >= BID_THRESHOLD + UNDERBID_MARGIN:

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Call, Choice, Deal
+from engine.actions import Call, Choice, Deal, TurnUp
 from engine.ai.base import Player
 from engine.ai.duel import duel
 from engine.ai.easy import EasyPlayer, forget_played_cards
@@ -64,6 +64,31 @@ def test_passes_a_hand_that_should_be_played() -> None:
     hand = "JH 9H AH 7C 8D 9S 7D 8S"
     assert BID_THRESHOLD <= hand_evaluation(mask_of(parse_cards(hand)), Suit.H) < BID_THRESHOLD + 20
     assert_sometimes(bidding(hand), Call.H, Call.PASS, "underbid")
+
+
+def turned(hand: str, suit: Suit) -> SeatView:
+    """South, the elder hand, to play or pass on ``suit`` turned up under draaien (after a round of passes on clubs,
+    which is always turned first)."""
+    cards = parse_cards(hand)
+    rest = [c for c in DECK if c not in cards]
+    game = Game(Rules().with_changes(bidding="draaien"))
+    game.apply(Deal.from_cards(Seat.E, {Seat.S: cards, Seat.W: rest[:8], Seat.N: rest[8:16], Seat.E: rest[16:]}))
+    game.apply(TurnUp(Suit.C))
+    if suit is not Suit.C:
+        for _ in range(4):
+            game.apply(Call.PASS)
+        game.apply(TurnUp(suit))
+    return to_act(game)
+
+
+def test_overbids_and_underbids_on_the_turned_suit_under_draaien_too() -> None:
+    weak, strong = "JH 9H 7C 8C 7D 8D 7S 8S", "JH 9H AH 7C 8D 9S 7D 8S"
+    view = turned(weak, Suit.H)
+    assert Call.PLAY in view.legal
+    assert_sometimes(view, Call.PASS, Call.PLAY, "overbid")
+    assert_sometimes(turned(strong, Suit.H), Call.PLAY, Call.PASS, "underbid")
+    # Far from the threshold the turned suit is not misjudged: nothing in clubs is never played.
+    assert {EasyPlayer(seed=s).choose(turned(weak, Suit.C)) for s in SEEDS} == {Call.PASS}
 
 
 def test_names_its_longest_suit_trump_instead_of_its_strongest() -> None:
