@@ -24,7 +24,7 @@ from engine.ai.heuristic import (
     points,
     strength,
 )
-from engine.cards import DECK, Card, Suit, card_at, rank_of, suit_of
+from engine.cards import DECK, Card, Suit, card_at, iter_bits, rank_of, suit_of
 from engine.game import Phase
 from engine.randomness import RandomSource
 from engine.view import SeatView
@@ -94,6 +94,24 @@ def trump_by_length(view: SeatView, decision: Decision) -> Decision | None:
     if call == decision.action or call not in view.legal:
         return None
     return Decision(call, "trump_by_length", decision.params)
+
+
+def trump_by_honours(view: SeatView, decision: Decision) -> Decision | None:
+    """Naming the suit of its aces and tens trump, as if they ruled there too, instead of the one with the jack and
+    the nine (AH TH KH over JC 9C 7C)."""
+    if decision.reason not in ("bid_play", "bid_forced") or decision.action not in SUIT_CALLS:
+        return None
+    hand = view.hand_mask
+
+    def honours(suit: Suit) -> tuple[int, int]:
+        cards = list(iter_bits(hand & suit.mask))
+        return sum(rulebook.PLAIN_POINTS[rank_of(c)] for c in cards), len(cards)
+
+    favourite = max(Suit, key=lambda s: (*honours(s), -s))
+    call = SUIT_CALLS[favourite]
+    if call == decision.action or call not in view.legal:
+        return None
+    return Decision(call, "trump_by_honours", decision.params)
 
 
 # ----------------------------------------------------------------- play
@@ -211,7 +229,8 @@ def let_the_trick_go(view: SeatView, decision: Decision) -> Decision | None:
 
 
 # Each with the share of its chances that the easy player takes; tuned by `klaverjas duel normal easy`.
-BID_MISTAKES: tuple[tuple[Mistake, float], ...] = ((overbid, 0.5), (underbid, 0.5), (trump_by_length, 0.5))
+BID_MISTAKES: tuple[tuple[Mistake, float], ...] = ((overbid, 0.5), (underbid, 0.5), (trump_by_length, 0.5),
+                                                  (trump_by_honours, 0.5))
 PLAY_MISTAKES: tuple[tuple[Mistake, float], ...] = (
     (leave_trumps_out, 0.6),
     (ignore_partner_signal, 0.5),

@@ -97,6 +97,12 @@ def test_names_its_longest_suit_trump_instead_of_its_strongest() -> None:
     assert_sometimes(view, Call.H, Call.C, "trump_by_length")
 
 
+def test_names_the_suit_of_its_aces_and_tens_trump_instead_of_the_one_with_jack_and_nine() -> None:
+    view = bidding("AH TH KH JC 9C 7C 8D 7S", "verplicht")
+    assert Call.PASS not in view.legal
+    assert_sometimes(view, Call.C, Call.H, "trump_by_honours")
+
+
 def test_a_clearly_strong_or_weak_hand_is_never_misbid() -> None:
     assert {EasyPlayer(seed=s).choose(bidding("JH 9H AH TH KH AC AD 7S")) for s in SEEDS} == {Call.H}
     assert {EasyPlayer(seed=s).choose(bidding("7C 8C 7D 8D 7H 8H 7S 9S")) for s in SEEDS} == {Call.PASS}
