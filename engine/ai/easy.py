@@ -98,8 +98,9 @@ def trump_by_length(view: SeatView, decision: Decision) -> Decision | None:
 
 def trump_by_honours(view: SeatView, decision: Decision) -> Decision | None:
     """Naming the suit of its aces and tens trump, as if they ruled there too, instead of the one with the jack and
-    the nine (AH TH KH over JC 9C 7C)."""
-    if decision.reason not in ("bid_play", "bid_forced") or decision.action not in SUIT_CALLS:
+    the nine (AH TH KH over JC 9C 7C). Only when it must name a suit (verplicht, or the forced seat): a player who
+    chose to play did so for a suit it likes."""
+    if decision.reason != "bid_forced" or decision.action not in SUIT_CALLS:
         return None
     hand = view.hand_mask
 
