@@ -87,7 +87,7 @@ def test_overbids_and_underbids_on_the_turned_suit_under_draaien_too() -> None:
     assert Call.PLAY in view.legal
     assert_sometimes(view, Call.PASS, Call.PLAY, "overbid")
     assert_sometimes(turned(strong, Suit.H), Call.PLAY, Call.PASS, "underbid")
-    # Far from the threshold the turned suit is not misjudged: nothing in clubs is never played.
+    # Far below the threshold there is no overbid: two small clubs are never played on.
     assert {EasyPlayer(seed=s).choose(turned(weak, Suit.C)) for s in SEEDS} == {Call.PASS}
 
 
