@@ -84,16 +84,21 @@ def underbid(view: SeatView, decision: Decision) -> Decision | None:
     return Decision(Call.PASS, "underbid", decision.params)
 
 
+def _trump_instead(view: SeatView, decision: Decision, suit: Suit, mistake: str) -> Decision | None:
+    """The mistake of naming ``suit`` trump, when that is another call than the heuristic's and a legal one."""
+    call = SUIT_CALLS[suit]
+    if call == decision.action or call not in view.legal:
+        return None
+    return Decision(call, mistake, decision.params)
+
+
 def trump_by_length(view: SeatView, decision: Decision) -> Decision | None:
     """Naming the longest suit trump instead of the strongest (four small cards over jack-nine)."""
     if decision.reason not in ("bid_play", "bid_forced") or decision.action not in SUIT_CALLS:
         return None
     hand = view.hand_mask
     longest = max(Suit, key=lambda s: (rulebook.popcount(hand & s.mask), hand_evaluation(hand, s), -s))
-    call = SUIT_CALLS[longest]
-    if call == decision.action or call not in view.legal:
-        return None
-    return Decision(call, "trump_by_length", decision.params)
+    return _trump_instead(view, decision, longest, "trump_by_length")
 
 
 def trump_by_honours(view: SeatView, decision: Decision) -> Decision | None:
@@ -108,11 +113,7 @@ def trump_by_honours(view: SeatView, decision: Decision) -> Decision | None:
         cards = list(iter_bits(hand & suit.mask))
         return sum(rulebook.PLAIN_POINTS[rank_of(c)] for c in cards), len(cards)
 
-    favourite = max(Suit, key=lambda s: (*honours(s), -s))
-    call = SUIT_CALLS[favourite]
-    if call == decision.action or call not in view.legal:
-        return None
-    return Decision(call, "trump_by_honours", decision.params)
+    return _trump_instead(view, decision, max(Suit, key=lambda s: (*honours(s), -s)), "trump_by_honours")
 
 
 # ----------------------------------------------------------------- play
