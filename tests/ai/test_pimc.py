@@ -140,13 +140,17 @@ def test_every_card_of_a_hand_with_the_defaults_comes_from_search() -> None:
     # (tricks, seed): first and second-trick views where a few exact deals, not all, fit the node budget.
     for tricks, seed in ((0, 5), (0, 6), (0, 1), (1, 2)):
         view = _mid_hand(tricks, seed)
-        player = PimcPlayer(seed=1, timed=False)
+        player = PimcPlayer(seed=1, timed=False, stop_from=0)
         card = player.choose(view)
         assert card in view.legal
         assert player.last_source == "search" and player.last_samples >= player.min_samples
         # All its deals solved exactly, or the horizon search on more: never a handful of exact ones.
         assert player.last_samples == player.samples or (player.last_horizon and
                                                          player.last_samples == player.horizon_samples)
+        # With the sequential stop, fewer once the best card is clear, but never fewer than it starts from.
+        stopping = PimcPlayer(seed=1, timed=False)
+        assert stopping.choose(view) in view.legal and stopping.last_source == "search"
+        assert stopping.stop_from <= stopping.last_samples <= player.last_samples
 
 
 def test_the_horizon_search_is_deterministic_for_a_seed() -> None:
@@ -169,6 +173,51 @@ def test_a_tight_clock_still_gives_a_legal_card() -> None:
     view = _mid_hand(1)
     player = PimcPlayer(seed=3, time_budget_ms=0.5)
     assert player.choose(view) in view.legal
+
+
+def test_the_tally_calls_a_card_clear_only_when_it_beats_every_other_by_two_standard_errors() -> None:
+    from engine.ai.pimc import _Tally
+
+    def clear(rows: list[list[int]]) -> bool:
+        tally = _Tally([1, 2, 3])
+        for row in rows:
+            tally.add(row, row)
+        return tally.clear()
+
+    # Card 1 wins every deal by 10 or more: clear.
+    assert clear([[40, 30, 0], [50, 20, 10], [45, 35, -20], [60, 40, 0]])
+    # It leads card 2 on the mean, but by less than the deals' spread: not clear yet.
+    assert not clear([[40, 30, 0], [-160, 20, 10], [200, 35, -20], [60, 40, 0]])
+    # Card 2 never differs from card 1 (touching cards, say): it does not hold the decision up.
+    assert clear([[40, 40, 0], [50, 50, 10], [45, 45, -20], [60, 60, 0]])
+    # The best card is the one ``_play`` picks, whatever order the cards come in.
+    assert clear([[0, 30, 40], [10, 20, 50], [-20, 35, 45], [0, 40, 60]])
+    assert not clear([[40, 30, 0]])  # one deal tells nothing
+
+
+def test_ties_go_to_the_better_raw_difference_then_the_lower_card() -> None:
+    from engine.ai.pimc import _Tally
+
+    tally = _Tally([5, 3, 9])
+    tally.add([20, 20, 20], [20, 24, 24])
+    assert tally.best() == 3
+    tally.add([0, 0, 1], [0, 0, 0])
+    assert tally.best() == 9
+
+
+def test_a_clear_decision_stops_drawing_deals_and_a_close_one_does_not() -> None:
+    # Pinned positions (tricks played, deal seed), with and without the sequential stop.
+    for tricks, seed in ((3, 7), (4, 5), (5, 5), (5, 6)):  # one card is clearly best
+        view = _mid_hand(tricks, seed)
+        full = PimcPlayer(seed=1, timed=False, stop_from=0)
+        stopped = PimcPlayer(seed=1, timed=False, stop_from=8)
+        assert full.choose(view) in view.legal and stopped.choose(view) in view.legal
+        assert full.last_samples == full.samples and 8 <= stopped.last_samples < 16
+        assert stopped.last_nodes < full.last_nodes
+    for tricks, seed in ((3, 1), (3, 3), (4, 6)):  # close: it draws all the deals, as without the stop
+        view = _mid_hand(tricks, seed)
+        stopped = PimcPlayer(seed=1, timed=False, stop_from=8)
+        assert stopped.choose(view) in view.legal and stopped.last_samples == stopped.samples
 
 
 def test_settlement_of_an_outcome() -> None:
