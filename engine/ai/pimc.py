@@ -225,7 +225,7 @@ class PimcPlayer:
             tally.add([settled_diff(diff, playing, roem_total) for diff in diffs], diffs)
 
         def clear() -> bool:
-            return 0 < self.stop_from <= len(tally.rows) and tally.clear()
+            return 0 < self.stop_from <= tally.deals and tally.clear()
 
         def position(hands: tuple[int, int, int, int]) -> Position:
             assert view.trick_leader is not None
@@ -233,50 +233,46 @@ class PimcPlayer:
                             len(view.tricks), pit_state(winners))
 
         drawn: list[tuple[int, int, int, int]] = []
-        solved = 0
         # A player asked for fewer deals than ``min_samples`` is content with all of them solved.
         enough = max(1, min(self.min_samples, self.samples))
-        while solved < self.samples and time.perf_counter() < deadline:
+        while tally.deals < self.samples and time.perf_counter() < deadline:
             hands = sample_biased(know, self._rng, view)
             drawn.append(hands)
             left = self.node_budget - self.last_nodes
             # The first deal tells whether ``enough`` deals can fit: give it only its share.
-            nodes = left if solved else min(left, self.node_budget // enough)
+            nodes = left if tally.deals else min(left, self.node_budget // enough)
             values = self._timed(position(hands), rules, team, deadline, nodes)
             if values is None:
                 break
             add(values, hands)
-            solved += 1
             if clear():
                 break
         self.last_source = "search"
-        if solved < enough and not clear():
+        if tally.deals < enough and not clear():
             # Too few exact solves: search the deals drawn so far, and more, to the horizon.
             self.last_horizon = True
             tally = _Tally(tally.cards)
-            solved = 0
             spent = 0
-            while solved < self.horizon_samples and spent < self.horizon_node_budget:
+            while tally.deals < self.horizon_samples and spent < self.horizon_node_budget:
                 # The clock may stop it only once the decision rests on ``enough`` deals.
-                if solved >= enough and time.perf_counter() >= deadline:
+                if tally.deals >= enough and time.perf_counter() >= deadline:
                     break
-                hands = drawn[solved] if solved < len(drawn) else sample_biased(know, self._rng, view)
+                hands = drawn[tally.deals] if tally.deals < len(drawn) else sample_biased(know, self._rng, view)
                 values = self._horizon.card_values(position(hands), rules, team, self.horizon_tricks,
                                                    node_limit=self.horizon_node_budget - spent)
                 spent += self._horizon.nodes
                 if values is None:
-                    if solved:
+                    if tally.deals:
                         break
                     # Not even one deal within the budget: the trick in progress alone (a few hundred nodes).
                     values = self._horizon.card_values(position(hands), rules, team, 1)
                     spent += self._horizon.nodes
                     assert values is not None  # no node limit
                 add(values, hands)
-                solved += 1
                 if clear():
                     break
             self.last_nodes += spent
-        self.last_samples = solved
+        self.last_samples = tally.deals
         return DECK[tally.best()]
 
     def _stuk_bonus(self, view: SeatView, hands: tuple[int, int, int, int], played_by: list[int], team: int) -> int:
@@ -297,6 +293,10 @@ class _Tally:
         self.settled = dict.fromkeys(cards, 0)
         self.raw = dict.fromkeys(cards, 0)
 
+    @property
+    def deals(self) -> int:
+        return len(self.rows)
+
     def add(self, settled: list[int], raw: list[int]) -> None:
         self.rows.append(settled)
         for card, value, diff in zip(self.cards, settled, raw, strict=True):
@@ -310,14 +310,13 @@ class _Tally:
     def clear(self) -> bool:
         """A sequential test: the best card beats every other by more than two standard errors of their
         paired differences (deal by deal), or never differs from it (touching cards)."""
+        if self.deals < 2:
+            return False
         values = np.asarray(self.rows, dtype=np.float64)
         column = self.cards.index(self.best())
         diffs = values[:, column:column + 1] - values
-        count = len(self.rows)
-        if count < 2:
-            return False
         means = diffs.mean(axis=0)
-        errors = diffs.std(axis=0, ddof=1) / math.sqrt(count)
+        errors = diffs.std(axis=0, ddof=1) / math.sqrt(self.deals)
         return all(index == column or not diffs[:, index].any() or means[index] > 2.0 * errors[index]
                    for index in range(len(self.cards)))
 
