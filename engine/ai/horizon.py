@@ -249,11 +249,12 @@ def _search(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done
 @njit(cache=True, nogil=True)
 def _root_values(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int, stop: int,
                  trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, weights: Any, stack: Any,
-                 stats: Any, values: Any) -> None:  # pragma: no cover - compiled
-    """``values[card]``: the horizon value (NS minus EW) of each legal card of the seat to move."""
+                 stats: Any, values: Any, skip: int) -> None:  # pragma: no cover - compiled
+    """``values[card]``: the horizon value (NS minus EW) of each legal card of the seat to move, but those
+    in the mask ``skip``."""
     f = np.zeros(N_FEATURES, dtype=np.float64)
     seat = (leader + count) & 3
-    legal = legal_mask(hands[seat], c0, c1, c2, count, trump, amsterdam, undertrump_forced)
+    legal = legal_mask(hands[seat], c0, c1, c2, count, trump, amsterdam, undertrump_forced) & ~skip
     hand = hands[seat]
     for card in range(32):
         if not (legal >> card) & 1:
@@ -296,9 +297,10 @@ class Horizon:
         self.nodes = 0
 
     def card_values(self, pos: Position, rules: SolveRules, team: int, tricks: int,
-                    node_limit: int = 0) -> dict[int, int] | None:
+                    node_limit: int = 0, skip: int = 0) -> dict[int, int] | None:
         """The value for ``team`` of each legal card of the seat to move: exact play until ``tricks`` more
-        tricks are complete (the one in progress counts), the estimate beyond; None past ``node_limit``."""
+        tricks are complete (the one in progress counts), the estimate beyond; None past ``node_limit``.
+        Cards in the mask ``skip`` are not searched (no value)."""
         count = len(pos.trick)
         stop = min(8, pos.tricks_done + max(1, tricks))
         for i in range(4):
@@ -310,7 +312,7 @@ class Horizon:
         trick = (*pos.trick, 0, 0, 0)
         _root_values(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done, pos.pit, stop,
                      pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick, self._weights,
-                     self._stack, self._stats, self._values)
+                     self._stack, self._stats, self._values, skip)
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None

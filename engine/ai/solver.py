@@ -958,7 +958,7 @@ def _move_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int,
 def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int, done: int, pit: int,
                   trump: int, amsterdam: bool, undertrump_forced: bool, stuk: bool, tt: Any, gen: int,
                   stack: Any, stats: Any, values: Any, all_moves: bool, estimates: Any,
-                  estimated: bool) -> int:  # pragma: no cover - compiled
+                  estimated: bool, skip: int) -> int:  # pragma: no cover - compiled
     """Value (team NS minus team EW) of the rest of the hand from a position, with perfect play.
 
     The root's moves are searched one by one: with ``all_moves`` each gets its exact value in
@@ -970,6 +970,9 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     moves are searched best estimate first, the first from its estimate. Then the moves earlier in
     ``_gen_moves``' order than the best card found are tested for reaching the best value, so the
     best card is the one a search in that order finds.
+
+    ``skip`` (with ``all_moves``): a mask of cards not to value; a move is left out when every card it stands
+    for is in it.
     """
     seat = (leader + count) & 3
     maximise = (seat & 1) == 0
@@ -993,7 +996,10 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = moved
-        guess = estimates[stack[_ROOT_ROW, _MOVES + order[0]]]
+        for step in range(n):  # the first move searched starts from its estimate
+            if not all_moves or stack[_ROOT_ROW, _MERGED + order[step]] & ~skip != 0:
+                guess = estimates[stack[_ROOT_ROW, _MOVES + order[step]]]
+                break
     best = -INF if maximise else INF
     best_card = NO_CARD
     best_rank = n
@@ -1001,6 +1007,9 @@ def _solve_kernel(hands: Any, c0: int, c1: int, c2: int, count: int, leader: int
     for step in range(n):
         i = order[step]
         card = stack[_ROOT_ROW, _MOVES + i]
+        if all_moves and stack[_ROOT_ROW, _MERGED + i] & ~skip == 0:
+            exact[i] = True  # not asked for: never the best card, never tested
+            continue
         hands[seat] = hand ^ (1 << card)
         # The child position, one card later.
         k_c0, k_c1, k_c2, k_count, k_leader, k_done, k_pit, signed = _child(c0, c1, c2, count, leader, done, pit,
@@ -1146,7 +1155,7 @@ class DoubleDummy:
         self.nodes = 0  # nodes searched by the last call
 
     def _run(self, pos: Position, rules: SolveRules, node_limit: int, all_moves: bool,
-             keep: bool = False) -> int | None:
+             keep: bool = False, skip: int = 0) -> int | None:
         count = len(pos.trick)
         if count > 3 or not 0 <= pos.tricks_done <= 7:
             raise ValueError("a position has 0..3 cards in the trick and 0..7 completed tricks")
@@ -1177,7 +1186,7 @@ class DoubleDummy:
         value = int(_solve_kernel(self._hands, trick[0], trick[1], trick[2], count, pos.leader, pos.tricks_done,
                                   pos.pit, pos.trump, rules.amsterdam, rules.undertrump_forced, rules.stuk_in_trick,
                                   self._tt, self._gen, self._stack, self._stats, self._values, all_moves,
-                                  self._estimates, estimated))
+                                  self._estimates, estimated, skip))
         self.nodes = int(self._stats[_NODES])
         if self._stats[_ABORTED]:
             return None
@@ -1227,12 +1236,13 @@ class DoubleDummy:
         return Solution(value if side == 0 else -value, int(self._stats[_BEST_MOVE]), side, self.nodes)
 
     def card_values(self, pos: Position, rules: SolveRules = ROTTERDAM, team: int | None = None,
-                    node_limit: int = 0, keep: bool = False) -> dict[int, int] | None:
+                    node_limit: int = 0, keep: bool = False, skip: int = 0) -> dict[int, int] | None:
         """The exact value for ``team`` (default: the side to move) of each legal card of the seat to move.
 
-        ``keep``: start from what the previous call proved (same trump and rules), as ``line`` does.
+        ``keep``: start from what the previous call proved (same trump and rules), as ``line`` does. ``skip``: a
+        mask of cards not to value; they may be missing (a card searched as one move with one not skipped is not).
         """
-        value = self._run(pos, rules, node_limit, all_moves=True, keep=keep)
+        value = self._run(pos, rules, node_limit, all_moves=True, keep=keep, skip=skip)
         if value is None:
             return None
         side = pos.to_move & 1 if team is None else team

@@ -71,3 +71,16 @@ def test_the_estimate_sees_who_holds_the_top_cards() -> None:
     assert f[0] > 0 and f[1] == 8 and f[5] == 1
     swapped = features((ns[1], ns[0], ns[3], ns[2]), 1, 0)
     assert swapped == [-x for x in f]
+
+
+def test_skipped_cards_are_not_searched_and_the_others_keep_their_values() -> None:
+    horizon = Horizon()
+    for i, rules in enumerate(RULE_SETS * 2):
+        pos = _position(200 + i, i % 2, 0, rules)
+        full = horizon.card_values(pos, rules, 0, tricks=2)
+        assert full is not None and len(full) > 2
+        full_nodes = horizon.nodes
+        skipped = sorted(full)[::2]
+        values = horizon.card_values(pos, rules, 0, tricks=2, skip=sum(1 << c for c in skipped))
+        assert values == {card: value for card, value in full.items() if card not in skipped}
+        assert horizon.nodes < full_nodes

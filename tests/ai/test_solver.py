@@ -147,6 +147,28 @@ def test_a_search_runs_the_same_whatever_the_table_held() -> None:
     assert used.nodes == fresh.nodes
 
 
+def test_skipped_cards_are_not_valued_and_the_others_keep_their_exact_values() -> None:
+    rng = random.Random(17)
+    solver = DoubleDummy(tt_bits=16)
+    checked = 0
+    for i in range(40):
+        pos = random_position(rng, tricks_left=4 + i % 4)
+        rules = RULE_SETS[i % len(RULE_SETS)]
+        full = solver.card_values(pos, rules)
+        assert full is not None
+        if len(set(full.values())) < 2:
+            continue
+        full_nodes = solver.nodes
+        # Skip every card but one of the best: the best card is searched alone.
+        best = max(full, key=lambda card: full[card])
+        values = solver.card_values(pos, rules, skip=sum(1 << c for c in full if c != best))
+        assert values is not None and values[best] == full[best]
+        assert all(values[card] == full[card] for card in values)  # touching cards share their move's value
+        assert solver.nodes < full_nodes
+        checked += 1
+    assert checked >= 20
+
+
 def test_compiled_rules_are_the_engine_rules() -> None:
     """The numba-compiled legal_mask and trick functions agree with engine.rulebook run as Python."""
     from engine.ai import tricks
