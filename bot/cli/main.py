@@ -68,6 +68,8 @@ points per hand minus B's with a 95% confidence interval, and the nat and play r
 and seeded by what its seat sees, so A and V (and B) decide alike wherever they face the same
 situation (the strong player with --untimed: its time cap follows the clock); prints both duels and
 A minus V, paired, with its interval.
+A player may be a variant of a kind, kind:setting=value,...: pimc:prune=off,stop_from=0 is the strong player
+without its pruning and sequential stop (a setting is a field of the player's class; a wrong one is named).
 exit status: 0, or 2 for a bad option."""
 
 
@@ -171,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_arguments(play)
 
     duel = command("duel", "duplicate matches between two AI players", DUEL_EPILOG)
-    players = words.word_type(words.PLAYERS)
+    players = words.player_type
     duel.add_argument("a", type=players, metavar="A", help=f"the first player: {words.described(words.PLAYERS)}")
     duel.add_argument("b", type=players, metavar="B", help="the second player, from the same list")
     duel.add_argument("--deals", type=words.whole_number(1), default=200, metavar="N",

@@ -86,6 +86,13 @@ def word_type(choices: tuple[Choice, ...]) -> Callable[[str], str]:
     return parse
 
 
+def player_type(text: str) -> str:
+    """A player kind in any accepted spelling, or a variant of one (``pimc:prune=off``): the kind's word is checked
+    now, the settings when the player is made (``engine.ai.players.parse_variant``)."""
+    name, colon, settings = text.partition(":")
+    return word_type(PLAYERS)(name) + colon + settings
+
+
 def length_type(text: str) -> str:
     """``16``, ``8`` (hands) or ``to1001`` (a target), checked now so the error names ``--length``."""
     try:

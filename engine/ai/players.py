@@ -5,10 +5,15 @@ Kinds: ``random`` (any legal action), ``heuristic`` (rule-based), ``pimc`` (the 
 ``mc`` (a Monte Carlo sparring partner with random-ish roll-outs, ``engine.ai.mc``), and the table levels
 (``engine.settings.Level``) ``easy`` (the heuristic with people's mistakes,
 ``engine.ai.easy``), ``normal`` (heuristic) and ``hard`` (pimc).
+
+A variant of a kind changes some of its settings: ``pimc:prune=off,stop_from=0`` is the strong player without
+its pruning and its sequential stop. A setting is any field the player's class is made with (but its seed and
+name), its value of the field's type; ``klaverjas duel A B --paired-with V`` thus compares settings without code.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -24,7 +29,7 @@ from engine.settings import Level
 from engine.view import SeatView
 
 __all__ = ["LEVELS", "PLAYER_KINDS", "Level", "PlayerKind", "PlayerOptions", "RandomPlayer", "UnknownPlayerError",
-           "find_player_kind", "make_player", "situation_seed"]
+           "find_player_kind", "make_player", "parse_variant", "situation_seed"]
 
 
 class UnknownPlayerError(KlaverjasError):
@@ -121,11 +126,66 @@ def find_player_kind(name: str) -> PlayerKind:
         f"unknown player {name!r}: choose one of {', '.join(kind.name for kind in PLAYER_KINDS)}")
 
 
+_SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
+def parse_variant(text: str) -> tuple[PlayerKind, dict[str, str]]:
+    """``kind`` or ``kind:setting=value,setting=value``: the kind and the settings it changes (not yet checked
+    against the player's fields; ``make_player`` does)."""
+    name, colon, spec = text.partition(":")
+    kind = find_player_kind(name)
+    settings: dict[str, str] = {}
+    if colon:
+        for item in spec.split(","):
+            key, equals, value = (part.strip() for part in item.partition("="))
+            if not equals or not key or not value:
+                raise UnknownPlayerError(f"{text!r}: write a variant as kind:setting=value,setting=value")
+            settings[key.lower()] = value
+    return kind, settings
+
+
+def _setting_value(kind: str, key: str, current: object, text: str) -> object:
+    """``text`` as a value of the type of the setting's current value."""
+    if isinstance(current, bool):
+        if text.lower() in _SWITCHES:
+            return _SWITCHES[text.lower()]
+        expected = "on or off"
+    elif isinstance(current, int | float):
+        try:
+            value = type(current)(text)
+        except ValueError:
+            value = -1
+        if value >= 0:
+            return value
+        expected = f"a number from 0, like {current}"
+    else:
+        raise UnknownPlayerError(f"{kind}'s setting {key!r} cannot be changed from the command line")
+    raise UnknownPlayerError(f"{kind}'s setting {key!r} takes {expected}, not {text!r}")
+
+
+def _variant(player: Player, kind: str, settings: dict[str, str]) -> Player:
+    """``player`` with ``settings`` changed: fields of its dataclass, made afresh (its random source too)."""
+    if not settings:
+        return player
+    if not dataclasses.is_dataclass(player) or isinstance(player, type):
+        raise UnknownPlayerError(f"{kind} has no settings to change")
+    fields = sorted(field.name for field in dataclasses.fields(player)
+                    if field.init and not field.name.startswith("_") and field.name not in ("seed", "name"))
+    changes: dict[str, object] = {}
+    for key, text in settings.items():
+        if key not in fields:
+            raise UnknownPlayerError(f"{kind} has no setting {key!r}: choose from {', '.join(fields)}")
+        changes[key] = _setting_value(kind, key, getattr(player, key), text)
+    tuned: Player = dataclasses.replace(player, **changes)
+    return tuned
+
+
 def make_player(kind: str, seed: int = 0, *, timed: bool = True, rollouts: int | None = None) -> Player:
-    """A player of the given kind or level, seeded for reproducible play.
+    """A player of the given kind or level (or a variant of one, ``parse_variant``), seeded for reproducible play.
 
     ``timed=False``: the strong player's work is bounded by its node budget alone, without the time cap that
     keeps a busy machine's decisions short; its choice then depends on the seed and the view only, on any
     machine and under any load (tournament tables need that). ``rollouts``: mc's roll-outs a card (None: its
     default; other kinds ignore it)."""
-    return find_player_kind(kind).build(seed, PlayerOptions(timed=timed, rollouts=rollouts))
+    found, settings = parse_variant(kind)
+    return _variant(found.build(seed, PlayerOptions(timed=timed, rollouts=rollouts)), found.name, settings)

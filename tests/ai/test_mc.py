@@ -222,6 +222,19 @@ def test_cli_paired_with_json() -> None:
     assert data["a_vs_b"]["a_stats"]["nat_rate"] == data["variant_vs_b"]["a_stats"]["nat_rate"]
 
 
+def test_the_duel_pairs_a_variant_of_a_kind_and_refuses_a_wrong_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert build_parser().parse_args(["duel", "MC:rollouts=3", "random", "--paired-with", "mc"]).a == "mc:rollouts=3"
+    out = io.StringIO()
+    args = argparse.Namespace(a="mc:rollouts=3", b="random", deals=2, seed=1, json=True, rules="rotterdam",
+                              bidding="vrij", workers=1, untimed=True, rollouts=None, paired_with="mc:rollouts=3")
+    assert run_duel(args, out) == 0
+    data = json.loads(out.getvalue())
+    assert data["a"] == "mc:rollouts=3" and data["variant"] == "mc:rollouts=3" and data["diff_per_hand"] == 0
+    wrong = argparse.Namespace(**{**vars(args), "paired_with": "mc:rollout=3"})
+    assert run_duel(wrong, io.StringIO()) == 2
+    assert "mc has no setting 'rollout': choose from" in capsys.readouterr().err
+
+
 def test_bench_ai_times_mc_decisions() -> None:
     figures = bench_mc(0.0)  # one hand
     assert figures["mc_hands"] == 1 and isinstance(figures["mc_card_decisions"], int)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ from engine.actions import Call
 from engine.ai.base import Player
 from engine.ai.easy import EasyPlayer
 from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.mc import MonteCarloPlayer
 from engine.ai.pimc import PimcPlayer
 from engine.ai.players import (
     PLAYER_KINDS,
@@ -124,6 +126,36 @@ def test_make_player_kinds_and_levels() -> None:
                                                       "hard"}
     with pytest.raises(UnknownPlayerError, match="unknown player 'genius'"):
         make_player("genius", 1)
+
+
+def test_a_variant_changes_the_settings_it_names_and_nothing_else() -> None:
+    plain = make_player("pimc", 4, timed=False)
+    variant = make_player("PIMC: prune=off, stop_from=0", 4, timed=False)
+    assert isinstance(plain, PimcPlayer) and isinstance(variant, PimcPlayer)
+    assert (variant.prune, variant.stop_from) == (False, 0) and (plain.prune, plain.stop_from) != (False, 0)
+    assert variant.seed == 4 and not variant.timed and variant.samples == plain.samples
+    hard = make_player("hard:samples=12,time_budget_ms=50", 1)
+    assert isinstance(hard, PimcPlayer) and hard.samples == 12 and hard.time_budget_ms == 50.0
+    mc = make_player("mc:rollouts=9", 1)
+    assert isinstance(mc, MonteCarloPlayer) and mc.rollouts == 9
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("pimc:prune=maybe", "'prune' takes on or off, not 'maybe'"),
+    ("pimc:samples=-3", "'samples' takes a number from 0, like 48, not '-3'"),
+    ("pimc:samples=ten", "'samples' takes a number from 0"),
+    ("pimc:rollouts=5", "pimc has no setting 'rollouts': choose from horizon_node_budget"),
+    ("pimc:seed=5", "pimc has no setting 'seed'"),
+    ("pimc:_rng=5", "pimc has no setting '_rng'"),
+    ("pimc:last_samples=5", "pimc has no setting 'last_samples'"),
+    ("heuristic:noise=1", "heuristic has no settings to change"),
+    ("pimc:", "write a variant as kind:setting=value"),
+    ("pimc:prune", "write a variant as kind:setting=value"),
+    ("genius:prune=off", "unknown player 'genius'"),
+])
+def test_a_wrong_variant_is_named_and_refused(text: str, message: str) -> None:
+    with pytest.raises(UnknownPlayerError, match=re.escape(message)):
+        make_player(text, 1)
 
 
 def test_hard_is_pimc() -> None:
