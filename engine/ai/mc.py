@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -53,15 +52,6 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) the roll-outs, once a process; every player calls it when made, so a
     cache older than the rules is dropped before numba loads it (``engine.ai.tricks.drop_stale_caches``)."""
     _rollout_warm_up()
-
-
-def _arrays(know: DealConstraints) -> tuple[Any, Any, Any]:
-    """The unseen cards, most constrained first, the seats that may hold each (bits), and the hands' sizes."""
-    cards = [c for c in range(32) if know.unseen >> c & 1]
-    seats = {c: sum(1 << s for s in range(4) if s != know.seat and not know.forbidden[s] >> c & 1) for c in cards}
-    cards.sort(key=lambda c: rulebook.popcount(seats[c]))
-    return (np.array(cards, dtype=np.int64), np.array([seats[c] for c in cards], dtype=np.int64),
-            np.array(know.sizes, dtype=np.int64))
 
 
 @dataclass
@@ -103,7 +93,6 @@ class MonteCarloPlayer:
     def _run(self, view: SeatView, know: DealConstraints, trump: int, candidates: list[int], leader: int,
              trick: tuple[int, ...], done: int, pit: int, playing: int) -> list[float]:
         """The mean settled score of the seat's team for each candidate (NO_CARD: the policy's card)."""
-        order, eligible, sizes = _arrays(know)
         seat = int(view.seat)
         played_by = [0, 0, 0, 0]
         for t in view.tricks:
@@ -121,8 +110,9 @@ class MonteCarloPlayer:
         totals = np.zeros(len(candidates), dtype=np.int64)
         padded = (*trick, 0, 0, 0)
         rules = view.rules
-        rollouts(order, eligible, sizes, seat, know.own, np.array(know.trump_length_hint, dtype=np.int64),
-                 played_trumps, fallback, stuk_cards, stuk_scored, np.array(candidates, dtype=np.int64),
+        rollouts(know.order, know.seat_bits, know.size_array, seat, know.own,
+                 np.array(know.trump_length_hint, dtype=np.int64), played_trumps, fallback, stuk_cards, stuk_scored,
+                 np.array(candidates, dtype=np.int64),
                  padded[0], padded[1], padded[2], len(trick), leader, done, pit, trump, rules.amsterdam,
                  rules.undertrump_forced, rules.stuk is StukMode.TRICK,
                  np.array(view.points, dtype=np.int64), np.array(view.roem, dtype=np.int64), playing,

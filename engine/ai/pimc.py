@@ -20,9 +20,10 @@ deal's node limit is a ``1 / min_samples`` share of the budget: when it cannot b
 the rest could not reach ``min_samples`` either, and the horizon search takes over without spending
 the budget. Every card with a choice thus comes from searching sampled deals, never from a rule.
 
-Deals are searched one by one, and from the ``stop_from``-th on the search stops as soon as the best card is
-clear: it beats every other card by more than two standard errors of their paired difference, deal by deal.
-Most decisions are clear early; the close ones get every deal.
+Deals are searched one by one, and from the ``stop_from``-th on a card the best one beats by more than two
+standard errors of their paired difference (deal by deal) is dropped (``prune``): the deals left are searched for
+the cards still close only. The search stops as soon as no other card is left but ones that never differ from the
+best (touching cards). Most decisions are clear early; the close ones get every deal.
 
 Bidding: ``engine.ai.bidding``, a hand's expected settled score under each trump in its place in the
 bidding, fitted offline to solved deals.
@@ -79,29 +80,42 @@ _INITIAL_NODES_PER_MS = 5000.0
 class SeededRandom:
     """A ``RandomSource`` from a seed, on numpy's generator (the engine keeps off the ``random`` module).
 
-    Not ``engine.randomness.SeededRandom``: the sampled deals, hence pimc's play and the benchmark's deals, are
-    this generator's, and on SplitMix64 the same seeds give other deals (test_pimc's pinned positions then solve
-    92 deals where they solve 48 or 96), at no gain in speed (a randrange takes 4.7 µs here, 4.0 µs there).
+    Numbers come from blocks of ``_BLOCK`` uniform floats: one numpy call a block, not one a number, since the
+    sampler draws hundreds of numbers a deal (a number costs about 0.1 µs so, 1.2 µs one call each).
+    ``randrange(n)`` is ``int(u * n)``: its bias, under 2**-40 for any n a deal needs, is beyond any measure.
+
+    Not ``engine.randomness.SeededRandom``: SplitMix64 in Python costs 4 µs a number.
     """
+
+    _BLOCK = 1024
 
     def __init__(self, seed: int) -> None:
         self._gen = np.random.default_rng(seed)
+        self._block: list[float] = []
+        self._next = 0
 
     def random(self) -> float:
-        return float(self._gen.random())
+        if self._next == len(self._block):
+            self._block = self._gen.random(self._BLOCK).tolist()
+            self._next = 0
+        value = self._block[self._next]
+        self._next += 1
+        return value
 
     def randrange(self, stop: int, /) -> int:
-        return int(self._gen.integers(stop))
+        if stop <= 0:
+            raise ValueError(f"empty range for randrange({stop})")
+        return min(int(self.random() * stop), stop - 1)  # u * n may round up to n when u is within 2**-53 of 1
 
     def shuffle(self, x: MutableSequence[Any], /) -> None:
         for i in range(len(x) - 1, 0, -1):
-            j = int(self._gen.integers(i + 1))
+            j = self.randrange(i + 1)
             x[i], x[j] = x[j], x[i]
 
     def getrandbits(self, k: int, /) -> int:
         value = 0
         for shift in range(0, k, 32):
-            value |= int(self._gen.integers(1 << 32)) << shift
+            value |= self.randrange(1 << 32) << shift
         return value & ((1 << k) - 1)
 
 
@@ -147,6 +161,8 @@ class PimcPlayer:
     timed: bool = True
     # Stop drawing deals once the best card is clear (``_Tally.clear``), from this many deals on; 0: never.
     stop_from: int = DEFAULT_STOP_FROM
+    # From ``stop_from`` deals on, also stop searching each card the best one clearly beats (``_Tally.prune``).
+    prune: bool = True
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
@@ -185,13 +201,14 @@ class PimcPlayer:
         return max(1, int(left_ms * self._nodes_per_ms))
 
     def _timed(self, pos: Position, rules: SolveRules, team: int, deadline: float,
-               nodes: int) -> dict[int, int] | None:
-        """Exact values of the seat to move's cards within ``nodes`` and the time left; None if cut off."""
+               nodes: int, skip: int) -> dict[int, int] | None:
+        """Exact values of the seat to move's cards (but those in ``skip``) within ``nodes`` and the time left;
+        None if cut off."""
         limit = min(nodes, self._node_limit(deadline))
         if limit <= 1:
             return None
         start = time.perf_counter()
-        result = self._solver.card_values(pos, rules, team, node_limit=limit)
+        result = self._solver.card_values(pos, rules, team, node_limit=limit, skip=skip)
         self._count_search(start)
         return result
 
@@ -221,11 +238,15 @@ class PimcPlayer:
 
         def add(values: dict[int, int], hands: tuple[int, int, int, int]) -> None:
             bonus = self._stuk_bonus(view, hands, played_by, team)
-            diffs = [base + values[card] + bonus for card in tally.cards]
-            tally.add([settled_diff(diff, playing, roem_total) for diff in diffs], diffs)
+            diffs = {card: base + values[card] + bonus for card in tally.alive}
+            tally.add({card: settled_diff(diff, playing, roem_total) for card, diff in diffs.items()}, diffs)
 
         def clear() -> bool:
-            return 0 < self.stop_from <= tally.deals and tally.clear()
+            if not 0 < self.stop_from <= tally.deals:
+                return False
+            if self.prune:
+                tally.prune()
+            return tally.clear()
 
         def position(hands: tuple[int, int, int, int]) -> Position:
             assert view.trick_leader is not None
@@ -241,7 +262,7 @@ class PimcPlayer:
             left = self.node_budget - self.last_nodes
             # The first deal tells whether ``enough`` deals can fit: give it only its share.
             nodes = left if tally.deals else min(left, self.node_budget // enough)
-            values = self._timed(position(hands), rules, team, deadline, nodes)
+            values = self._timed(position(hands), rules, team, deadline, nodes, tally.dropped)
             if values is None:
                 break
             add(values, hands)
@@ -259,13 +280,13 @@ class PimcPlayer:
                     break
                 hands = drawn[tally.deals] if tally.deals < len(drawn) else sample_biased(know, self._rng, view)
                 values = self._horizon.card_values(position(hands), rules, team, self.horizon_tricks,
-                                                   node_limit=self.horizon_node_budget - spent)
+                                                   node_limit=self.horizon_node_budget - spent, skip=tally.dropped)
                 spent += self._horizon.nodes
                 if values is None:
                     if tally.deals:
                         break
                     # Not even one deal within the budget: the trick in progress alone (a few hundred nodes).
-                    values = self._horizon.card_values(position(hands), rules, team, 1)
+                    values = self._horizon.card_values(position(hands), rules, team, 1, skip=tally.dropped)
                     spent += self._horizon.nodes
                     assert values is not None  # no node limit
                 add(values, hands)
@@ -285,40 +306,74 @@ class PimcPlayer:
 
 
 class _Tally:
-    """The cards' settled values and raw point differences on every deal searched for one decision."""
+    """The cards' settled values and raw point differences summed over the deals searched for one decision, and
+    the cards still in the running (``alive``): a card dropped by ``prune`` is searched no more.
+
+    For the paired test it keeps, for every two cards, the sum of the squared differences of their settled
+    values: in integers, so the test is exact and costs a few operations a deal, not a pass over every deal.
+    """
 
     def __init__(self, cards: list[int]) -> None:
         self.cards = cards
-        self.rows: list[list[int]] = []  # settled values, a row a deal, a column a card
+        self.alive = list(cards)
+        self.deals = 0
         self.settled = dict.fromkeys(cards, 0)
         self.raw = dict.fromkeys(cards, 0)
+        self._squares = {(a, b): 0 for a in cards for b in cards if a < b}
 
     @property
-    def deals(self) -> int:
-        return len(self.rows)
+    def dropped(self) -> int:
+        """The mask of the cards dropped."""
+        alive = set(self.alive)
+        return sum(1 << card for card in self.cards if card not in alive)
 
-    def add(self, settled: list[int], raw: list[int]) -> None:
-        self.rows.append(settled)
-        for card, value, diff in zip(self.cards, settled, raw, strict=True):
-            self.settled[card] += value
-            self.raw[card] += diff
+    def add(self, settled: dict[int, int], raw: dict[int, int]) -> None:
+        """One deal's values of the cards alive."""
+        self.deals += 1
+        alive = self.alive
+        for card in alive:
+            self.settled[card] += settled[card]
+            self.raw[card] += raw[card]
+        for i, a in enumerate(alive):
+            for b in alive[i + 1:]:
+                pair = (a, b) if a < b else (b, a)
+                self._squares[pair] += (settled[a] - settled[b]) ** 2
 
     def best(self) -> int:
         """The best settled total; on a tie the better raw difference, then the lower card."""
-        return max(self.cards, key=lambda c: (self.settled[c], self.raw[c], -c))
+        return max(self.alive, key=lambda c: (self.settled[c], self.raw[c], -c))
+
+    def _behind(self) -> dict[int, bool | None]:
+        """For each other card alive: True when the best beats it by more than two standard errors of their
+        paired differences (deal by deal), None when it never differs from the best (touching cards), else
+        False."""
+        best = self.best()
+        n = self.deals
+        verdict: dict[int, bool | None] = {}
+        for card in self.alive:
+            if card == best:
+                continue
+            squares = self._squares[(best, card) if best < card else (card, best)]
+            total = self.settled[best] - self.settled[card]
+            if n < 2:
+                verdict[card] = False
+            elif not squares:
+                verdict[card] = None
+            else:
+                # mean > 2 * sd / sqrt(n), with sd the sample deviation: squared, times n**2 (n - 1), in integers.
+                verdict[card] = total > 0 and total * total * (n - 1) > 4 * (n * squares - total * total)
+        return verdict
 
     def clear(self) -> bool:
-        """A sequential test: the best card beats every other by more than two standard errors of their
-        paired differences (deal by deal), or never differs from it (touching cards)."""
-        if self.deals < 2:
-            return False
-        values = np.asarray(self.rows, dtype=np.float64)
-        column = self.cards.index(self.best())
-        diffs = values[:, column:column + 1] - values
-        means = diffs.mean(axis=0)
-        errors = diffs.std(axis=0, ddof=1) / math.sqrt(self.deals)
-        return all(index == column or not diffs[:, index].any() or means[index] > 2.0 * errors[index]
-                   for index in range(len(self.cards)))
+        """A sequential test: the best card beats every other alive by more than two standard errors of their
+        paired differences, or never differs from it (touching cards)."""
+        return self.deals >= 2 and all(behind is not False for behind in self._behind().values())
+
+    def prune(self) -> None:
+        """Drop the cards the best beats by more than two standard errors: the deals left are spent on the
+        cards still close."""
+        behind = self._behind()
+        self.alive = [card for card in self.alive if behind.get(card) is not True]
 
 
 def _played_by(view: SeatView) -> list[int]:

@@ -188,22 +188,38 @@ def _policy(hand: int, out: int, c0: int, c1: int, c2: int, count: int, trump: i
 
 
 @njit(cache=True, nogil=True)
-def _draw(order: Any, eligible: Any, sizes: Any, own_seat: int, own: int, hands: Any,
-          state: int) -> tuple[bool, int]:  # pragma: no cover - compiled
+def draw_deal(order: Any, eligible: Any, sizes: Any, own_seat: int, own: int, hands: Any,
+              state: int) -> tuple[bool, int]:  # pragma: no cover - compiled
     """Deal the cards of ``order`` (most constrained first; ``eligible[i]``: the seats, as bits, that may hold
-    ``order[i]``) to seats with free places, each with a chance in proportion to its free places, as the
-    sampler's greedy draw; restart on a dead end. False (``hands`` unchanged) when every try ran into one."""
+    ``order[i]``) into ``hands``: each card to a seat with free places, with a chance in proportion to its free
+    places, cards as constrained in random order; restart on a dead end. False (``hands`` unusable) when every
+    try ran into one. Also the sampler's draw (``engine.ai.sampler.sample_deal``)."""
+    n = order.shape[0]
     free = np.zeros(4, dtype=np.int64)
+    turn = np.empty(n, dtype=np.int64)
     for _ in range(_GREEDY_TRIES):
+        # Random order among the cards with as many possible seats (a run of ``order``).
+        for i in range(n):
+            turn[i] = i
+        low = 0
+        while low < n:
+            high = low + 1
+            while high < n and _count(eligible[high]) == _count(eligible[low]):
+                high += 1
+            for i in range(high - 1, low, -1):
+                state = state * _MUL + _ADD
+                k = low + _below(state, i - low + 1)
+                turn[i], turn[k] = turn[k], turn[i]
+            low = high
         for s in range(4):
             free[s] = sizes[s]
             hands[s] = 0
         free[own_seat] = 0
         hands[own_seat] = own
         ok = True
-        for i in range(order.shape[0]):
-            card = order[i]
-            seats = eligible[i]
+        for i in range(n):
+            card = order[turn[i]]
+            seats = eligible[turn[i]]
             total = 0
             for s in range(4):
                 if (seats >> s) & 1:
@@ -228,11 +244,11 @@ def _draw(order: Any, eligible: Any, sizes: Any, own_seat: int, own: int, hands:
 @njit(cache=True, nogil=True)
 def _deal(order: Any, eligible: Any, sizes: Any, own_seat: int, own: int, hint: Any, played_trumps: Any,
           trump: int, fallback: Any, hands: Any, best: Any, state: int) -> int:  # pragma: no cover - compiled
-    """One deal into ``hands``: drawn (``_draw``), preferring within ``_HINT_DRAWS`` draws one where every seat holds
-    (with the trumps it played) the trumps ``hint`` asks; ``fallback`` (a consistent deal) if no draw succeeds."""
+    """One deal into ``hands``: drawn (``draw_deal``), preferring within ``_HINT_DRAWS`` draws one where every seat
+    holds (with the trumps it played) the trumps ``hint`` asks; ``fallback`` (a consistent deal) if no draw succeeds."""
     fewest = 5
     for _ in range(_HINT_DRAWS):
-        ok, state = _draw(order, eligible, sizes, own_seat, own, hands, state)
+        ok, state = draw_deal(order, eligible, sizes, own_seat, own, hands, state)
         if not ok:
             break
         misses = 0
@@ -351,6 +367,7 @@ def warm_up() -> None:
     rollouts(order, eligible, sizes, 0, 0xFF, four, four, hands, np.full(4, -1, dtype=np.int64),
              np.zeros(4, dtype=np.bool_), np.array([0], dtype=np.int64), 0, 0, 0, 0, 0, 0, PIT_NONE, 0, False, True,
              True, np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 0, 0, 2, 1 << 28, 1, one)
+    draw_deal(order, eligible, sizes, 0, 0xFF, four, 1)
 
 
-__all__ = ["NO_CARD", "PIT_EW", "PIT_MIXED", "PIT_NONE", "PIT_NS", "rollouts", "warm_up"]
+__all__ = ["NO_CARD", "PIT_EW", "PIT_MIXED", "PIT_NONE", "PIT_NS", "draw_deal", "rollouts", "warm_up"]

@@ -14,24 +14,28 @@ heuristic's hand evaluation and threshold (``engine.ai.heuristic``), the club pl
 
 Sampling assigns the most constrained cards first, each to a seat that may hold it with a
 probability proportional to that seat's free places (uniform when nothing is known), and restarts on
-a dead end; a randomised exhaustive search is the fallback, so a consistent deal is always found.
+a dead end (``engine.ai.rollout.draw_deal``, compiled: the Monte Carlo player draws its deals by it too); a
+randomised exhaustive search is the fallback, so a consistent deal is always found.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from engine import rulebook
 from engine.actions import Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.reveals import play_inference, plays_seen
+from engine.ai.rollout import draw_deal
 from engine.cards import FULL_DECK_MASK
 from engine.randomness import RandomSource
 from engine.settings import Rules
 from engine.view import SeatView
 
-_GREEDY_TRIES = 64
 _BIAS_DRAWS = 12  # deals drawn at most to find one that agrees with the bidding
 
 
@@ -58,6 +62,24 @@ class DealConstraints:
     forbidden: tuple[int, int, int, int]  # cards each seat cannot hold (own seat: everything but ``own``)
     trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
     bid_checks: tuple[BidCheck, ...] = ()  # bidding: what the other seats' calls suggest
+    # Worked out once, every deal drawn reads them: the unseen cards and, for each, the seats that may hold it;
+    # as arrays for ``draw_deal``, the cards most constrained first with their seats as bits, and the hands' sizes.
+    cards: list[int] = field(init=False, repr=False, compare=False)
+    eligible: dict[int, list[int]] = field(init=False, repr=False, compare=False)
+    order: Any = field(init=False, repr=False, compare=False)
+    seat_bits: Any = field(init=False, repr=False, compare=False)
+    size_array: Any = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = [c for c in range(32) if self.unseen >> c & 1]
+        eligible = {c: [s for s in range(4) if s != self.seat and not self.forbidden[s] >> c & 1] for c in cards}
+        order = sorted(cards, key=lambda c: len(eligible[c]))
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "order", np.array(order, dtype=np.int64))
+        object.__setattr__(self, "seat_bits", np.array([sum(1 << s for s in eligible[c]) for c in order],
+                                                       dtype=np.int64))
+        object.__setattr__(self, "size_array", np.array(self.sizes, dtype=np.int64))
 
     def allows(self, hands: tuple[int, int, int, int]) -> bool:
         """Whether a full set of current hands agrees with this knowledge."""
@@ -130,16 +152,15 @@ def _chose_freely(view: SeatView) -> bool:
 
 def sample_deal(know: DealConstraints, rng: RandomSource) -> tuple[int, int, int, int]:
     """Current hands of all four seats: the own hand as it is, the unseen cards dealt consistently."""
-    cards = [c for c in range(32) if know.unseen >> c & 1]
-    eligible = {c: [s for s in range(4) if s != know.seat and not know.forbidden[s] >> c & 1] for c in cards}
-    for _ in range(_GREEDY_TRIES):
-        hands = _greedy(know, cards, eligible, rng)
-        if hands is not None:
-            return hands
-    hands = _exhaustive(know, cards, eligible, rng)
-    if hands is None:
+    hands = np.zeros(4, dtype=np.int64)
+    found, _ = draw_deal(know.order, know.seat_bits, know.size_array, know.seat, know.own, hands,
+                         rng.getrandbits(62))
+    if found:
+        return int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])
+    dealt = _exhaustive(know, know.cards, know.eligible, rng)
+    if dealt is None:
         raise ValueError("no deal agrees with this seat's knowledge")
-    return hands
+    return dealt
 
 
 def sample_deals(view: SeatView, rng: RandomSource, count: int, bias: bool = True) -> list[tuple[int, int, int, int]]:
@@ -201,30 +222,6 @@ def sample_bidding(view: SeatView, rng: RandomSource) -> tuple[int, int, int, in
         return sum(1 for check in checks if not check.agrees(deal[check.seat]))
 
     return _fewest_misses(know, rng, hands, misses)
-
-
-def _greedy(know: DealConstraints, cards: list[int], eligible: dict[int, list[int]],
-            rng: RandomSource) -> tuple[int, int, int, int] | None:
-    order = cards[:]
-    rng.shuffle(order)
-    order.sort(key=lambda c: len(eligible[c]))  # stable: random among equally constrained cards
-    free = list(know.sizes)
-    free[know.seat] = 0
-    hands = [0, 0, 0, 0]
-    hands[know.seat] = know.own
-    for card in order:
-        seats = [s for s in eligible[card] if free[s] > 0]
-        total = sum(free[s] for s in seats)
-        if total == 0:
-            return None
-        pick = rng.randrange(total)
-        for s in seats:
-            pick -= free[s]
-            if pick < 0:
-                hands[s] |= 1 << card
-                free[s] -= 1
-                break
-    return hands[0], hands[1], hands[2], hands[3]
 
 
 def _exhaustive(know: DealConstraints, cards: list[int], eligible: dict[int, list[int]],
