@@ -20,10 +20,11 @@ deal's node limit is a ``1 / min_samples`` share of the budget: when it cannot b
 the rest could not reach ``min_samples`` either, and the horizon search takes over without spending
 the budget. Every card with a choice thus comes from searching sampled deals, never from a rule.
 
-Deals are searched one by one, and from the ``stop_from``-th on a card the best one beats by more than two
+Deals are searched one by one, and from the ``stop_from``-th on a card the best one beats by more than three
 standard errors of their paired difference (deal by deal) is dropped (``prune``): the deals left are searched for
-the cards still close only. The search stops as soon as no other card is left but ones that never differ from the
-best (touching cards). Most decisions are clear early; the close ones get every deal.
+the cards still close only. The search stops as soon as the best card beats every card left by two standard
+errors, or they never differ from it (touching cards). Most decisions are clear early; the close ones get every
+deal.
 
 Bidding: ``engine.ai.bidding``, a hand's expected settled score under each trump in its place in the
 bidding, fitted offline to solved deals.
@@ -74,17 +75,20 @@ HORIZON_SAMPLES = 96
 # A decision whose best card is clear after this many deals stops there (a sequential test on the deals'
 # paired values): a third less work for under a point a hand. From 8 deals on it stopped too soon.
 DEFAULT_STOP_FROM = 16
+# A card is dropped once the best beats it by this many standard errors: paired against no stop, 3 cost -0.6 a hand
+# (vrij, seed 1) where 2 cost -1.7, for the same CPU; the stop itself still asks for 2 against every card left.
+DEFAULT_PRUNE_ERRORS = 3.0
 _INITIAL_NODES_PER_MS = 5000.0
 
 
 class SeededRandom:
     """A ``RandomSource`` from a seed, on numpy's generator (the engine keeps off the ``random`` module).
 
-    Numbers come from blocks of ``_BLOCK`` uniform floats: one numpy call a block, not one a number, since the
-    sampler draws hundreds of numbers a deal (a number costs about 0.1 µs so, 1.2 µs one call each).
+    Numbers come from blocks of ``_BLOCK`` uniform floats, one numpy call a block (a call a number cost 1.2 µs).
     ``randrange(n)`` is ``int(u * n)``: its bias, under 2**-40 for any n a deal needs, is beyond any measure.
 
-    Not ``engine.randomness.SeededRandom``: SplitMix64 in Python costs 4 µs a number.
+    Not ``engine.randomness.SeededRandom``: SplitMix64 in Python costs 4 µs a number. The benchmarks' positions
+    (``engine.ai.bench``) are this generator's too.
     """
 
     _BLOCK = 1024
@@ -163,6 +167,7 @@ class PimcPlayer:
     stop_from: int = DEFAULT_STOP_FROM
     # From ``stop_from`` deals on, also stop searching each card the best one clearly beats (``_Tally.prune``).
     prune: bool = True
+    prune_errors: float = DEFAULT_PRUNE_ERRORS  # the standard errors by which the best card must beat one to drop it
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
@@ -245,7 +250,7 @@ class PimcPlayer:
             if not 0 < self.stop_from <= tally.deals:
                 return False
             if self.prune:
-                tally.prune()
+                tally.prune(self.prune_errors)
             return tally.clear()
 
         def position(hands: tuple[int, int, int, int]) -> Position:
@@ -343,8 +348,8 @@ class _Tally:
         """The best settled total; on a tie the better raw difference, then the lower card."""
         return max(self.alive, key=lambda c: (self.settled[c], self.raw[c], -c))
 
-    def _behind(self) -> dict[int, bool | None]:
-        """For each other card alive: True when the best beats it by more than two standard errors of their
+    def _behind(self, errors: float = 2.0) -> dict[int, bool | None]:
+        """For each other card alive: True when the best beats it by more than ``errors`` standard errors of their
         paired differences (deal by deal), None when it never differs from the best (touching cards), else
         False."""
         best = self.best()
@@ -360,8 +365,9 @@ class _Tally:
             elif not squares:
                 verdict[card] = None
             else:
-                # mean > 2 * sd / sqrt(n), with sd the sample deviation: squared, times n**2 (n - 1), in integers.
-                verdict[card] = total > 0 and total * total * (n - 1) > 4 * (n * squares - total * total)
+                # mean > errors * sd / sqrt(n), with sd the sample deviation: squared, times n**2 (n - 1); exact in
+                # floats, the sums being integers far below 2**53.
+                verdict[card] = total > 0 and total * total * (n - 1) > errors * errors * (n * squares - total * total)
         return verdict
 
     def clear(self) -> bool:
@@ -369,10 +375,10 @@ class _Tally:
         paired differences, or never differs from it (touching cards)."""
         return self.deals >= 2 and all(behind is not False for behind in self._behind().values())
 
-    def prune(self) -> None:
-        """Drop the cards the best beats by more than two standard errors: the deals left are spent on the
+    def prune(self, errors: float) -> None:
+        """Drop the cards the best beats by more than ``errors`` standard errors: the deals left are spent on the
         cards still close."""
-        behind = self._behind()
+        behind = self._behind(errors)
         self.alive = [card for card in self.alive if behind.get(card) is not True]
 
 

@@ -235,15 +235,30 @@ def test_pruning_drops_the_cards_clearly_behind_and_keeps_the_close_and_the_touc
     for row in ([40, 30, 50, 40], [50, 20, 30, 50], [45, 35, 60, 45], [60, 40, 40, 60]):
         values = dict(zip(tally.cards, row, strict=True))
         tally.add(values, values)
-    tally.prune()
+    tally.prune(2.0)
     assert tally.alive == [1, 3, 4] and tally.dropped == 1 << 2
     assert not tally.clear()  # card 3 is still close
     # A dropped card is no longer asked for: later deals carry only the cards alive.
     for _ in range(3):
         tally.add({1: 100, 3: 60, 4: 100}, {1: 100, 3: 60, 4: 100})
     assert tally.best() == 1 and tally.settled[2] == 30 + 20 + 35 + 40
-    tally.prune()
+    tally.prune(2.0)
     assert tally.alive == [1, 4] and tally.clear()
+
+
+def test_a_stricter_pruning_keeps_a_card_that_is_behind_by_fewer_standard_errors() -> None:
+    from engine.ai.pimc import _Tally
+
+    def alive_after(errors: float) -> list[int]:
+        tally = _Tally([1, 2])
+        # Card 1 leads by 10 on average, with a deviation of about 11 over 6 deals: about 2.2 standard errors.
+        for first, second in ((30, 10), (30, 20), (30, 40), (30, 10), (30, 20), (30, 20)):
+            tally.add({1: first, 2: second}, {1: first, 2: second})
+        tally.prune(errors)
+        return tally.alive
+
+    assert alive_after(2.0) == [1]
+    assert alive_after(3.0) == [1, 2]
 
 
 def test_pruning_gives_the_same_card_for_less_work() -> None:
