@@ -247,6 +247,7 @@ class PimcPlayer:
             tally.add({card: settled_diff(diff, playing, roem_total) for card, diff in diffs.items()}, diffs)
 
         def clear() -> bool:
+            """Drop the cards clearly behind (``prune``), then whether the decision is clear."""
             if not 0 < self.stop_from <= tally.deals:
                 return False
             if self.prune:
@@ -261,6 +262,7 @@ class PimcPlayer:
         drawn: list[tuple[int, int, int, int]] = []
         # A player asked for fewer deals than ``min_samples`` is content with all of them solved.
         enough = max(1, min(self.min_samples, self.samples))
+        stopped = False  # the exact deals made the decision clear
         while tally.deals < self.samples and time.perf_counter() < deadline:
             hands = sample_biased(know, self._rng, view)
             drawn.append(hands)
@@ -271,10 +273,11 @@ class PimcPlayer:
             if values is None:
                 break
             add(values, hands)
-            if clear():
+            stopped = clear()
+            if stopped:
                 break
         self.last_source = "search"
-        if tally.deals < enough and not clear():
+        if tally.deals < enough and not stopped:
             # Too few exact solves: search the deals drawn so far, and more, to the horizon.
             self.last_horizon = True
             tally = _Tally(tally.cards)

@@ -154,8 +154,8 @@ def _setting_value(kind: str, key: str, current: object, text: str) -> object:
         try:
             value = type(current)(text)
         except ValueError:
-            value = -1
-        if value >= 0:
+            value = None
+        if value is not None and value >= 0:
             return value
         expected = f"a number from 0, like {current}"
     else:

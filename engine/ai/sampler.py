@@ -62,9 +62,8 @@ class DealConstraints:
     forbidden: tuple[int, int, int, int]  # cards each seat cannot hold (own seat: everything but ``own``)
     trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
     bid_checks: tuple[BidCheck, ...] = ()  # bidding: what the other seats' calls suggest
-    # Worked out once, every deal drawn reads them: the unseen cards and, for each, the seats that may hold it;
-    # as arrays for ``draw_deal``, the cards most constrained first with their seats as bits, and the hands' sizes.
-    cards: list[int] = field(init=False, repr=False, compare=False)
+    # Worked out once, every deal drawn reads them: for each unseen card the seats that may hold it; as arrays for
+    # ``draw_deal``, the unseen cards most constrained first with their seats as bits, and the hands' sizes.
     eligible: dict[int, list[int]] = field(init=False, repr=False, compare=False)
     order: Any = field(init=False, repr=False, compare=False)
     seat_bits: Any = field(init=False, repr=False, compare=False)
@@ -74,7 +73,6 @@ class DealConstraints:
         cards = [c for c in range(32) if self.unseen >> c & 1]
         eligible = {c: [s for s in range(4) if s != self.seat and not self.forbidden[s] >> c & 1] for c in cards}
         order = sorted(cards, key=lambda c: len(eligible[c]))
-        object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "eligible", eligible)
         object.__setattr__(self, "order", np.array(order, dtype=np.int64))
         object.__setattr__(self, "seat_bits", np.array([sum(1 << s for s in eligible[c]) for c in order],
@@ -157,7 +155,7 @@ def sample_deal(know: DealConstraints, rng: RandomSource) -> tuple[int, int, int
                          rng.getrandbits(62))
     if found:
         return int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])
-    dealt = _exhaustive(know, know.cards, know.eligible, rng)
+    dealt = _exhaustive(know, rng)
     if dealt is None:
         raise ValueError("no deal agrees with this seat's knowledge")
     return dealt
@@ -224,9 +222,9 @@ def sample_bidding(view: SeatView, rng: RandomSource) -> tuple[int, int, int, in
     return _fewest_misses(know, rng, hands, misses)
 
 
-def _exhaustive(know: DealConstraints, cards: list[int], eligible: dict[int, list[int]],
-                rng: RandomSource) -> tuple[int, int, int, int] | None:
-    order = sorted(cards, key=lambda c: len(eligible[c]))
+def _exhaustive(know: DealConstraints, rng: RandomSource) -> tuple[int, int, int, int] | None:
+    order = know.order.tolist()
+    eligible = know.eligible
     free = list(know.sizes)
     free[know.seat] = 0
     hands = [0, 0, 0, 0]
