@@ -235,7 +235,6 @@ def bench_review(hands: int | None, seed: int = 3) -> dict[str, object]:
         "card_samples_setting": reviewer.card_samples,
         "bid_samples_setting": reviewer.bid_samples,
         "card_node_budget": reviewer.card_node_budget,
-        "bid_node_budget": reviewer.bid_node_budget,
         "accuracy": round(accuracy(result.decisions), 3),
         "lost_per_hand": round(sum(d.cost for d in result.decisions) / count / 4, 1),
     }

@@ -19,10 +19,13 @@ Calls: the strong player's call (``pimc`` bids on the heuristic's hand evaluatio
 and the strong call, or when they are the same the call made and the other way (``other_call``: passing
 instead of playing, or playing the hand's best suit instead of passing), are played out on sampled deals
 consistent with the bidding so far: the rest of the bidding by the strong player's calls (a turned suit in
-draaien drawn once per deal, the same for both calls), then the whole hand double-dummy and the engine's
-settlement; the cost is how much less the human's call scored on average than the strong call (0 when it
-scored as much or more: then it is the better call). Claims are not reviewed: a forgotten claim is no
-choice between cards or calls, and is visible on the score sheet.
+draaien drawn once per deal, the same for both calls), then the whole hand played by the heuristic for every
+seat, each card from that seat's own view, and the engine's settlement; the cost is how much less the human's
+call scored on average than the strong call (0 when it scored as much or more: then it is the better call).
+Not double dummy: a contract played as if every card were seen is made far more often than at a table, so
+every sound pass would look costly (the bidding table's thresholds are not fitted to double-dummy scores for
+the same reason). Claims are not reviewed: a forgotten claim is no choice between cards or calls, and is
+visible on the score sheet.
 
 Spread: how far apart the best and the worst of the candidates weighed lie (every legal card; the two
 calls), which tells a real choice from a forced or nearly forced one; accuracy (``review_summary``) counts
@@ -34,6 +37,7 @@ a second review gives the same numbers on any machine. Each decision has a node 
 solve passes what is left is dropped for every candidate alike, and a decision that cannot get
 ``MIN_SAMPLES`` deals solved (in the first trick or two a single deal can take millions of nodes) is
 left out rather than judged on a handful. The number of deals each decision rests on is reported.
+Calls need no solver: each is played out on ``BID_SAMPLES`` deals, every one of them.
 Measured with ``klaverjas bench review``: about 2 to 3 seconds of one core per hand of four humans,
 each card decision on 24 deals (fewer in the first tricks, down to ``MIN_SAMPLES``).
 """
@@ -41,11 +45,11 @@ each card decision on 24 deals (fewer in the first tricks, down to ``MIN_SAMPLES
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action, Call, Claim, Decline, TurnUp
-from engine.ai.heuristic import hand_evaluation
+from engine.ai.heuristic import HeuristicPlayer, hand_evaluation
 from engine.ai.hints import reason
 from engine.ai.pimc import PimcPlayer
 from engine.ai.review_summary import DecisionReview, MatchReview, hand_count, match_summary
@@ -60,18 +64,17 @@ from engine.settings import RoemMode, Rules
 from engine.view import SeatView, seat_view
 
 CARD_SAMPLES = 24  # deals per card decision
-# Deals per reviewed call (each is a whole hand, two ways). Measured with 16 to 32: a costly call stays costly
-# and the levels rank alike, at up to twice the review's time (README, Match review).
-BID_SAMPLES = 6
+# Deals per reviewed call, each a whole hand played out two ways by the heuristic (about 2 ms a hand). Calls are
+# few (one or two a player a hand), so each is judged on many deals. Measured (``klaverjas bench review --levels``,
+# seeds 1 to 16): with 64 instead of 24 the levels' accuracies lie a little further apart (README, Match review).
+BID_SAMPLES = 64
 # Node budgets: the first trick's deals cost ~0.5M nodes each (every card valued exactly), later ones
 # a few thousand; a budget keeps the first trick to a few deals so a hand of four humans stays in time.
 CARD_NODE_BUDGET = 4_000_000
-BID_NODE_BUDGET = 6_000_000
 SOLVE_NODE_LIMIT = 2_000_000  # one deal's solve (and each line) beyond this is dropped
 # Fewer deals solved: the decision is left out. A handful of deals is too noisy to call a card a mistake
 # (pimc, for the same reason, lets the heuristic play when it solves fewer than six).
 MIN_SAMPLES = 6
-MIN_BID_SAMPLES = 4
 
 _MASK64 = (1 << 64) - 1
 
@@ -105,16 +108,15 @@ class Reviewer:
     """Reviews decisions; holds one solver (its table is reused, and reset for every decision)."""
 
     def __init__(self, card_samples: int = CARD_SAMPLES, bid_samples: int = BID_SAMPLES,
-                 card_node_budget: int = CARD_NODE_BUDGET, bid_node_budget: int = BID_NODE_BUDGET,
-                 solve_node_limit: int = SOLVE_NODE_LIMIT) -> None:
+                 card_node_budget: int = CARD_NODE_BUDGET, solve_node_limit: int = SOLVE_NODE_LIMIT) -> None:
         self.card_samples = card_samples
         self.bid_samples = bid_samples
         self.card_node_budget = card_node_budget
-        self.bid_node_budget = bid_node_budget
         self.solve_node_limit = solve_node_limit
         self._solver = DoubleDummy()  # its own: the review's lines keep their table between solves
         # The strong player's calls: the fitted bidding table, so they never depend on a clock.
         self._strong = PimcPlayer()
+        self._playout = HeuristicPlayer(name="review")  # plays every seat of a reviewed call's hand
         self.nodes = 0  # solver nodes of the last evaluation
         self.total_nodes = 0  # and of all so far
 
@@ -220,40 +222,25 @@ class Reviewer:
         return call
 
     def call_values(self, game: Game, calls: Sequence[Call], seed: int) -> Evaluation:
-        """Mean ``hand_value``, for the team of the seat to call, of each call in ``calls``, on the same deals."""
+        """Mean ``hand_value``, for the team of the seat to call, of each call in ``calls``, on the same
+        ``bid_samples`` deals, each hand played out by the heuristic."""
         seat = game.to_act
         assert seat is not None and game.phase is Phase.BIDDING
         view = seat_view(game, seat)
         team = team_of(seat)
-        rules = SolveRules.of(game.rules)
         rng = SeededRandom(seed)
-
-        def deal(cap: int, fresh: bool) -> dict[Card | Call, int] | None:
+        totals = dict.fromkeys(calls, 0)
+        for _ in range(self.bid_samples):
             hands = sample_bidding(view, rng)
             order = [s for s in SUITS if s not in view.turned]
             rng.shuffle(order)  # the suits draaien would turn next, the same whatever is called
-            start = self.nodes
-            scores: dict[Card | Call, int] = {}
             for call in calls:
                 what_if = game.with_hands(hands)
                 what_if.apply(call, seat)
                 self._finish_bidding(what_if, order)
-                hand = what_if.hands[-1]
-                assert hand.trump is not None
-                dealt = hand.hands
-                left = start + cap - self.nodes
-                if left <= 0:
-                    return None
-                line = self._solver.line(Position((dealt[0], dealt[1], dealt[2], dealt[3]), int(hand.trump),
-                                                  int(hand.elder)), rules, node_limit=left, keep=not fresh)
-                fresh = False
-                self.nodes += self._solver.nodes
-                if line is None:
-                    return None
-                scores[call] = _swing(_play_out(what_if, [Card(c) for c in line]), team)
-            return scores
-
-        return self._evaluate(calls, self.bid_samples, self.bid_node_budget, MIN_BID_SAMPLES, deal)
+                totals[call] += _swing(_play_out(what_if, _cards_of(self._playout, what_if)), team)
+        return Evaluation({c: totals[c] / (2 * self.bid_samples) for c in calls} if self.bid_samples else {},
+                          self.bid_samples)
 
     def _finish_bidding(self, game: Game, order: list[Suit]) -> None:
         """The rest of the bidding by the strong player's calls; draaien turns the suits of ``order``."""
@@ -274,7 +261,7 @@ class Reviewer:
         strong = self.strong_call(view)
         other = other_call(view, strong) if strong is choice else strong
         evaluation = self.call_values(game, [choice, other], seed)
-        if evaluation.samples < MIN_BID_SAMPLES:
+        if not evaluation.samples:
             return None
         if strong is choice:
             return choice, 0.0, evaluation.samples, evaluation.spread
@@ -384,17 +371,26 @@ def _swing(result: HandResult, team: int) -> int:
     return result.score[team] - result.score[1 - team]
 
 
-def _play_out(game: Game, cards: list[Card]) -> HandResult:
-    """Play ``cards`` to the end of the hand (every team claiming what it is owed, with declared roem);
-    the hand as the engine settles it."""
+def _play_out(game: Game, cards: Iterable[Card]) -> HandResult:
+    """Play ``cards`` until the hand ends (every team claiming what it is owed, with declared roem); the
+    hand as the engine settles it. ``cards`` is read one card at a time, after the claims of the last."""
     declared = game.rules.roem is RoemMode.DECLARED
     hand = game.hands[-1]
     for card in cards:
         game.apply(card)
         if declared and not hand.trick_cards:
             _claim_owed(game)
-    assert hand.result is not None, "the line did not finish the hand"
-    return hand.result
+        if hand.result is not None:
+            return hand.result
+    raise AssertionError("the line did not finish the hand")
+
+
+def _cards_of(player: HeuristicPlayer, game: Game) -> Iterator[Card]:
+    """The cards ``player`` plays for whichever seat is to play in ``game``, each from that seat's view."""
+    while True:
+        card = player.choose(seat_view(game, _to_act(game)))
+        assert isinstance(card, Card)
+        yield card
 
 
 def _claim_owed(game: Game) -> None:

@@ -32,7 +32,7 @@ from engine.settings import Rules
 from engine.view import seat_view
 
 # Fewer deals than the defaults: the properties hold for any number, and the tests stay quick.
-SMALL = {"card_samples": 8, "bid_samples": 4, "card_node_budget": 1_500_000, "bid_node_budget": 3_000_000}
+SMALL = {"card_samples": 8, "bid_samples": 4, "card_node_budget": 1_500_000}
 
 Chooser = Callable[[Game, int], Action]
 
@@ -311,3 +311,46 @@ def test_too_few_deals_leave_a_decision_out() -> None:
     review = tiny.review_match(rules, game.actions, players, seed=1)
     assert all(d.trick is None or d.trick >= 2 for d in review.decisions)
     assert all(d.trick is None or d.samples >= MIN_SAMPLES for d in review.decisions)
+
+
+def test_a_call_is_judged_by_the_hand_the_heuristic_plays_from_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The deals a call is judged on are replaced by the real one, so the expected values can be worked out
+    # the long way: the call, the rest of the bidding by the strong player, every seat's cards by the heuristic.
+    from engine.ai import review as review_module
+    from engine.ai.pimc import PimcPlayer
+
+    rules = Rules().with_changes(length="1")
+    game = Game(rules)
+    game.apply(Deal.from_cards(Seat.S, {seat: parse_cards(cards) for seat, cards in SURE_TRICK_DEAL.items()}))
+    real = tuple(game.hands[-1].hands)
+    monkeypatch.setattr(review_module, "sample_bidding", lambda view, rng: real)
+    calls = [Call.PASS, Call.S]  # W, first to call: pass, or play spades
+    evaluation = Reviewer(bid_samples=3).call_values(game, calls, seed=1)
+    assert evaluation.samples == 3
+    strong, cards = PimcPlayer(), HeuristicPlayer()
+    for call in calls:
+        table = Game(rules)
+        table.apply(game.actions[0])
+        table.apply(call, Seat.W)
+        hand = table.hands[-1]
+        while hand.result is None:
+            seat = table.to_act
+            assert seat is not None
+            player = strong if table.phase is Phase.BIDDING else cards
+            table.apply(player.choose(seat_view(table, seat)), seat)
+        swing = hand.result.score[1] - hand.result.score[0]  # W's team minus N-S
+        assert evaluation.values[call] == swing / 2
+
+
+def test_passing_a_hand_that_makes_its_contract_anywhere_is_a_costly_call() -> None:
+    rules = Rules().with_changes(length="1")
+    game = Game(rules)
+    deal = {Seat.S: "JH 9H AH TH KH AS AC AD", Seat.W: "QH 7H 8H KS QS JS 7C 8C",
+            Seat.N: "TS 9S 8S 7S TC 9C JC QC", Seat.E: "KC 7D 8D 9D TD JD QD KD"}
+    game.apply(Deal.from_cards(Seat.E, {seat: parse_cards(cards) for seat, cards in deal.items()}))
+    assert game.to_act is Seat.S
+    review = Reviewer(**SMALL).review_call(game, Call.PASS, seed=3)
+    assert review is not None
+    best, cost, samples, spread = review
+    assert best is Call.H and samples == SMALL["bid_samples"]
+    assert cost >= 40 and spread == cost  # two calls weighed: the one made and the better one
