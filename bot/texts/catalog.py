@@ -1296,22 +1296,20 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
     "review.mistake": ("{n}. {where}: {name} chose {choice}; {best} was better by {cost} points",
                        "{n}. {where}: {name} koos {choice}; {best} was {cost} punten beter"),
     "review.note": ("Accuracy: the share of the points at stake that the decisions kept, calls and cards together. "
-                    "At stake in a card: how far apart the best and the worst card allowed lie; in a call: how far "
-                    "apart the call made and the other way lie (the strong player's call, or passing instead of "
-                    "playing and the other way round), counted three times, since a call decides the hand. A "
-                    "decision with less than {real} points at stake was no real choice and does not count. Points "
-                    "lost: what a decision cost against the best play from that moment on, in the team's hand score, "
-                    "nat included (roem either team gains counted by half); averaged, since the costs of one hand "
-                    "overlap. Listed are decisions that lost more than {within} points.",
-                    "Nauwkeurigheid: het deel van de punten die op het spel stonden dat de beslissingen wisten te "
-                    "houden, troef kiezen en kaarten samen. Op het spel bij een kaart: hoe ver de beste en de "
-                    "slechtste kaart die mocht uit elkaar liggen; bij troef kiezen: hoe ver de gemaakte keuze en de "
-                    "andere uit elkaar liggen (die van de sterke speler, of passen in plaats van spelen en "
-                    "andersom), drie keer geteld, want troef kiezen beslist de ronde. Een beslissing met minder dan "
-                    "{real} punten op het spel was geen echte keuze en telt niet mee. Punten verloren: wat een "
-                    "beslissing kostte tegenover het beste spel vanaf dat moment, in de score van het team in de "
-                    "ronde, nat meegerekend (roem van beide teams telt voor de helft); gemiddeld, want de kosten "
-                    "binnen een ronde overlappen. Genoemd worden beslissingen die meer dan {within} punten kostten."),
+                    "At stake: how far apart the best and the worst card allowed lie, or the call made and the other "
+                    "way (counted three times: a call decides the hand); under {real} points it was no real choice "
+                    "and does not count. Points lost: against the best play from that moment on, in the team's hand "
+                    "score, nat included; averaged, since the costs of one hand overlap. A call is judged by playing "
+                    "its hand out as a club player would, without seeing the other hands. Listed: decisions that "
+                    "lost more than {within} points.",
+                    "Nauwkeurigheid: het deel van de punten op het spel dat de beslissingen wisten te houden, troef "
+                    "kiezen en kaarten samen. Op het spel: hoe ver de beste en de slechtste kaart die mocht uit "
+                    "elkaar liggen, of de gemaakte keuze en de andere (drie keer geteld: troef kiezen beslist de "
+                    "ronde); onder {real} punten was het geen echte keuze en telt het niet mee. Punten verloren: "
+                    "tegenover het beste spel vanaf dat moment, in de score van het team in de ronde, nat "
+                    "meegerekend; gemiddeld, want de kosten binnen een ronde overlappen. Troef kiezen wordt "
+                    "beoordeeld door de ronde uit te spelen zoals een clubspeler dat doet, zonder de andere handen "
+                    "te zien. Genoemd: beslissingen die meer dan {within} punten kostten."),
     "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
                       "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
     "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "
