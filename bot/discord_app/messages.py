@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_app.limits import fit
+from bot.discord_app.limits import MESSAGE_LIMIT, fit
 from bot.discord_app.views import (
     BackButton,
     BidButton,
@@ -707,7 +707,10 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         lines.append(t("review.yours" if mine is not None else "review.costliest", lang))
         for n, decision in enumerate(worst, start=1):
             lines.append(mistake_line(n, decision, names[decision.player], lang))
-    lines += ["", t("review.note", lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")]
+    content = "\n".join([*lines, "", t("review.note", lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")])
+    if len(content) > MESSAGE_LIMIT:
+        # The note explains the figures alike in every review: it goes rather than be cut off mid-sentence.
+        content = "\n".join(lines)
     chart = ReviewChart(
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),
@@ -717,7 +720,7 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         marks=frozenset((i, d.hand) for i, p in enumerate(review.players) for d in review.decisions
                         if d.player == p.player and d.cost >= BIG_MISTAKE))
     theme = table_theme(table.settings.felt, table.settings.four_colour, lang)
-    return Payload("\n".join(lines), image=render_review(chart, theme=theme), filename="review.png")
+    return Payload(content, image=render_review(chart, theme=theme), filename="review.png")
 
 
 def review_headline(p: PlayerReview, name: str, lang: Language) -> str:
