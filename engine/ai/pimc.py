@@ -75,8 +75,10 @@ HORIZON_SAMPLES = 96
 # A decision whose best card is clear after this many deals stops there (a sequential test on the deals'
 # paired values): a third less work for under a point a hand. From 8 deals on it stopped too soon.
 DEFAULT_STOP_FROM = 16
+# The search stops once the best card beats every card left by this many standard errors of their difference.
+STOP_ERRORS = 2.0
 # A card is dropped once the best beats it by this many standard errors: paired against no stop, 3 cost -0.6 a hand
-# (vrij, seed 1) where 2 cost -1.7, for the same CPU; the stop itself still asks for 2 against every card left.
+# (vrij, seed 1) where 2 cost -1.7, for the same CPU; the stop itself still asks for ``STOP_ERRORS``.
 DEFAULT_PRUNE_ERRORS = 3.0
 _INITIAL_NODES_PER_MS = 5000.0
 
@@ -351,7 +353,7 @@ class _Tally:
         """The best settled total; on a tie the better raw difference, then the lower card."""
         return max(self.alive, key=lambda c: (self.settled[c], self.raw[c], -c))
 
-    def _behind(self, errors: float = 2.0) -> dict[int, bool | None]:
+    def _behind(self, errors: float) -> dict[int, bool | None]:
         """For each other card alive: True when the best beats it by more than ``errors`` standard errors of their
         paired differences (deal by deal), None when it never differs from the best (touching cards), else
         False."""
@@ -374,9 +376,9 @@ class _Tally:
         return verdict
 
     def clear(self) -> bool:
-        """A sequential test: the best card beats every other alive by more than two standard errors of their
-        paired differences, or never differs from it (touching cards)."""
-        return self.deals >= 2 and all(behind is not False for behind in self._behind().values())
+        """A sequential test: the best card beats every other alive by more than ``STOP_ERRORS`` standard errors of
+        their paired differences, or never differs from it (touching cards)."""
+        return self.deals >= 2 and all(behind is not False for behind in self._behind(STOP_ERRORS).values())
 
     def prune(self, errors: float) -> None:
         """Drop the cards the best beats by more than ``errors`` standard errors: the deals left are spent on the

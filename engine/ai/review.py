@@ -117,7 +117,7 @@ class Reviewer:
         # The strong player's calls: the fitted bidding table, so they never depend on a clock.
         self._strong = PimcPlayer()
         self._playout = HeuristicPlayer(name="review")  # plays every seat of a reviewed call's hand
-        self.nodes = 0  # solver nodes of the last evaluation
+        self.nodes = 0  # solver nodes of the last card evaluation (calls need none)
         self.total_nodes = 0  # and of all so far
 
     def _evaluate(self, candidates: Sequence[Card | Call], samples: int, budget: int, least: int,
