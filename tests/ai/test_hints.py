@@ -122,7 +122,7 @@ def test_taking_the_trick_is_promised_only_when_no_opponent_can_go_higher() -> N
     view = seat_view(game, Seat.S)
     decision = honest(view, Decision(Card.DA, "win", {"card": "AD", "head": "7D", "led": "D"}))
     assert decision.reason == "beat"
-    assert hint_reason(render(view, decision), "en") == "A♦ beats 7♦, but an opponent still to play may go higher"
+    assert hint_reason(render(view, decision), "en") == "A♦ beats 7♦ for now (an opponent still to play may go higher)"
 
 
 def test_hint_texts_name_a_suit_in_the_singular() -> None:
