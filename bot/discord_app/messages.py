@@ -707,10 +707,14 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         lines.append(t("review.yours" if mine is not None else "review.costliest", lang))
         for n, decision in enumerate(worst, start=1):
             lines.append(mistake_line(n, decision, names[decision.player], lang))
-    content = "\n".join([*lines, "", t("review.note", lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")])
-    if len(content) > MESSAGE_LIMIT:
-        # The note explains the figures alike in every review: it goes rather than be cut off mid-sentence.
-        content = "\n".join(lines)
+    # The note explains the figures alike in every review: when the whole note would take the message past
+    # Discord's limit, its first sentence stands in for it, and failing that it goes, rather than be cut off.
+    content = "\n".join(lines)
+    for note in ("review.note", "review.note_short"):
+        noted = "\n".join([*lines, "", t(note, lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")])
+        if len(noted) <= MESSAGE_LIMIT:
+            content = noted
+            break
     chart = ReviewChart(
         title=t("review.chart_title", lang, table=table.id),
         caption=t("review.chart_caption", lang, hands=review.hands, big=f"{BIG_MISTAKE:g}"),

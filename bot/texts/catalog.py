@@ -1310,6 +1310,10 @@ REVIEW_TEXTS: dict[str, tuple[str, str]] = {
                     "meegerekend; gemiddeld, want de kosten binnen een ronde overlappen. Troef kiezen wordt "
                     "beoordeeld door de ronde uit te spelen zoals een clubspeler dat doet, zonder de andere handen "
                     "te zien. Genoemd: beslissingen die meer dan {within} punten kostten."),
+    "review.note_short": ("Accuracy: the share of the points at stake that the decisions kept; a decision with "
+                          "under {real} points at stake does not count.",
+                          "Nauwkeurigheid: het deel van de punten op het spel dat de beslissingen wisten te houden; "
+                          "een beslissing met minder dan {real} punten op het spel telt niet mee."),
     "review.nobody": ("Nobody made a decision of their own in match #{table}: there is nothing to review.",
                       "In partij #{table} nam niemand zelf een beslissing: er valt niets te analyseren."),
     "review.pending": ("The review of match #{table} is being computed ({done} of {hands} hands); try again in a "

@@ -1,5 +1,6 @@
 """The review's message within Discord's limit: with four long names and three explained mistakes, the headlines and
-the mistakes stay whole and the note (the same explanation in every review) goes rather than be cut mid-sentence."""
+the mistakes stay whole and the note (the same explanation in every review) gives way to its short form rather than be
+cut mid-sentence."""
 
 from __future__ import annotations
 
@@ -35,12 +36,13 @@ def _table(name_length: int) -> Table:
     return table
 
 
-def test_a_full_review_keeps_every_headline_and_mistake_and_leaves_the_note_out() -> None:
+def test_a_full_review_keeps_every_headline_and_mistake_and_shortens_the_note() -> None:
     stored = StoredReview(7, None, ReviewStatus.DONE, _review(costly=3))
-    note = t("review.note", Language.NL, real="5", within="3")[:40]
+    note = t("review.note", Language.NL, real="5", within="3")
     full = review_message(_table(NAME_LIMIT), stored, viewer=999, lang=Language.NL).content
     assert len(full) <= MESSAGE_LIMIT and not full.endswith("…")
     assert all(f"\n{n}. " in full for n in (1, 2, 3)) and all(seat.letter * NAME_LIMIT in full for seat in SEATS)
     assert note not in full
+    assert full.endswith(t("review.note_short", Language.NL, real="5", within="3"))
     short = review_message(_table(4), stored, viewer=999, lang=Language.NL).content
     assert note in short and len(short) <= MESSAGE_LIMIT
