@@ -265,8 +265,9 @@ def test_pruning_gives_the_same_card_for_less_work() -> None:
     # Pinned positions where some card falls clearly behind before the last deal.
     for tricks, seed in ((0, 2), (1, 4), (1, 5), (2, 2), (3, 6)):
         view = _mid_hand(tricks, seed)
-        pruned = PimcPlayer(seed=1, timed=False)
-        whole = PimcPlayer(seed=1, timed=False, prune=False)
+        # Without the second opinion, which weighs whichever cards are left and so may differ by design.
+        pruned = PimcPlayer(seed=1, timed=False, second_opinion=0)
+        whole = PimcPlayer(seed=1, timed=False, prune=False, second_opinion=0)
         assert pruned.choose(view) == whole.choose(view)
         # The same deals, in the same order: fewer of them once the last close card drops out.
         assert pruned.last_samples <= whole.last_samples and pruned.last_nodes < whole.last_nodes
@@ -280,6 +281,31 @@ def test_ties_go_to_the_better_raw_difference_then_the_lower_card() -> None:
     assert tally.best() == 3
     tally.add({5: 0, 3: 0, 9: 1}, {5: 0, 3: 0, 9: 0})
     assert tally.best() == 9
+
+
+def test_the_roll_outs_settle_a_close_call_among_the_cards_left_but_never_bring_back_a_dropped_one() -> None:
+    from engine.ai.pimc import _Tally, _with_second_opinion
+
+    tally = _Tally([1, 2, 3])
+    for row in ([40, 38, 0], [44, 44, 2], [42, 38, 1], [40, 40, 0]):  # 1 leads 2 by 1.5 a deal; 3 far behind
+        values = dict(zip(tally.cards, row, strict=True))
+        tally.add(values, values)
+    tally.prune(2.0)
+    assert tally.alive == [1, 2] and tally.best() == 1
+    # The roll-outs like card 2 better by 1 point: weighed three times, that outweighs the search's 1.5.
+    rollouts = {1: 10.0, 2: 11.0, 3: 50.0}
+    assert _with_second_opinion(tally, rollouts, 3.0) == 2
+    assert _with_second_opinion(tally, rollouts, 1.0) == 1  # weighed once it does not
+    assert _with_second_opinion(tally, rollouts, 0.0) == tally.best()
+    # Card 3, dropped by the search, stays out however much the roll-outs like it.
+    assert _with_second_opinion(tally, {1: 0.0, 2: 0.0, 3: 1000.0}, 3.0) == 1
+
+
+def test_the_second_opinion_is_asked_only_when_cards_are_left_to_choose_between() -> None:
+    for tricks, seed in ((3, 7), (4, 1)):  # one card is clearly best: the search alone decides
+        view = _mid_hand(tricks, seed)
+        assert PimcPlayer(seed=1, timed=False).choose(view) == PimcPlayer(seed=1, timed=False,
+                                                                          second_opinion=0).choose(view)
 
 
 def test_a_clear_decision_stops_drawing_deals_and_a_close_one_does_not() -> None:
