@@ -708,7 +708,8 @@ def review_message(table: Table, stored: StoredReview, viewer: int, lang: Langua
         for n, decision in enumerate(worst, start=1):
             lines.append(mistake_line(n, decision, names[decision.player], lang))
     # The note explains the figures alike in every review: when the whole note would take the message past
-    # Discord's limit, its first sentence stands in for it, and failing that it goes, rather than be cut off.
+    # Discord's limit, one sentence on what accuracy is stands in for it, and failing that it goes, rather than be
+    # cut off.
     content = "\n".join(lines)
     for note in ("review.note", "review.note_short"):
         noted = "\n".join([*lines, "", t(note, lang, real=f"{REAL_CHOICE:g}", within=f"{ACCURATE_WITHIN:g}")])

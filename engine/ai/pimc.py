@@ -30,7 +30,8 @@ A second opinion: double dummy assumes every seat sees every card, and so misjud
 the others do not know. When more than one card is left in the running, each is also played out by ``mc``'s
 semi-random roll-outs (``engine.ai.mc``, ``second_opinion_rollouts`` a card), and the card with the best mean
 settled value plus ``second_opinion`` times its roll-out mean is played (``_with_second_opinion``). Measured in
-``engine/docs/ai-experiments.md``: about +2 to +4 a hand against ``mc``, under draaien and vrij.
+``engine/docs/ai-experiments.md``: +2 to +4 a hand against ``mc`` and +5 to +8 against the heuristic, paired, under
+draaien and vrij.
 
 Bidding: ``engine.ai.bidding``, a hand's expected settled score under each trump in its place in the
 bidding, fitted offline to solved deals.

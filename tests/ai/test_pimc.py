@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Call, Deal
+from engine.actions import Call, Choice, Deal
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.pimc import PimcPlayer, settled_diff
 from engine.cards import Card, Seat, mask_of, parse_cards
@@ -301,11 +301,17 @@ def test_the_roll_outs_settle_a_close_call_among_the_cards_left_but_never_bring_
     assert _with_second_opinion(tally, {1: 0.0, 2: 0.0, 3: 1000.0}, 3.0) == 1
 
 
-def test_the_second_opinion_is_asked_only_when_cards_are_left_to_choose_between() -> None:
-    for tricks, seed in ((3, 7), (4, 1)):  # one card is clearly best: the search alone decides
+def test_the_second_opinion_turns_close_calls_and_leaves_clear_ones_to_the_search() -> None:
+    def both(tricks: int, seed: int) -> tuple[Choice, Choice]:
         view = _mid_hand(tricks, seed)
-        assert PimcPlayer(seed=1, timed=False).choose(view) == PimcPlayer(seed=1, timed=False,
-                                                                          second_opinion=0).choose(view)
+        return (PimcPlayer(seed=1, timed=False).choose(view),
+                PimcPlayer(seed=1, timed=False, second_opinion=0).choose(view))
+
+    for tricks, seed in ((3, 7), (4, 1)):  # one card is clearly best: the search alone decides
+        with_it, without = both(tricks, seed)
+        assert with_it == without
+    with_it, without = both(3, 3)  # close: every deal drawn, and the roll-outs prefer another card
+    assert with_it != without
 
 
 def test_a_clear_decision_stops_drawing_deals_and_a_close_one_does_not() -> None:
