@@ -91,6 +91,11 @@ class Evaluation:
     values: dict[Card | Call, float]
     samples: int
 
+    @classmethod
+    def of_swings(cls, totals: dict[Card | Call, int], deals: int) -> Evaluation:
+        """From each candidate's swing (``_swing``: twice its hand value) summed over ``deals`` deals."""
+        return cls({c: total / (2 * deals) for c, total in totals.items()} if deals else {}, deals)
+
     def best(self, prefer: Card | Call | None = None) -> Card | Call:
         """The highest mean; ``prefer`` when it ties with it, else the first in listing order."""
         top = max(self.values.values())
@@ -146,7 +151,7 @@ class Reviewer:
                 totals[candidate] += scores[candidate]
             solved += 1
         self.total_nodes += self.nodes
-        return Evaluation({c: totals[c] / (2 * solved) for c in candidates} if solved else {}, solved)
+        return Evaluation.of_swings(totals, solved)
 
     # ------------------------------------------------------------------ cards
 
@@ -229,7 +234,7 @@ class Reviewer:
         view = seat_view(game, seat)
         team = team_of(seat)
         rng = SeededRandom(seed)
-        totals = dict.fromkeys(calls, 0)
+        totals: dict[Card | Call, int] = dict.fromkeys(calls, 0)
         for _ in range(self.bid_samples):
             hands = sample_bidding(view, rng)
             order = [s for s in SUITS if s not in view.turned]
@@ -239,8 +244,7 @@ class Reviewer:
                 what_if.apply(call, seat)
                 self._finish_bidding(what_if, order)
                 totals[call] += _swing(_play_out(what_if, _cards_of(self._playout, what_if)), team)
-        return Evaluation({c: totals[c] / (2 * self.bid_samples) for c in calls} if self.bid_samples else {},
-                          self.bid_samples)
+        return Evaluation.of_swings(totals, self.bid_samples)
 
     def _finish_bidding(self, game: Game, order: list[Suit]) -> None:
         """The rest of the bidding by the strong player's calls; draaien turns the suits of ``order``."""
