@@ -187,6 +187,8 @@ class PimcPlayer:
     # The roll-outs' weight among the cards left after the search (0: none), and their number a card.
     second_opinion: float = DEFAULT_SECOND_OPINION
     second_opinion_rollouts: int = DEFAULT_SECOND_OPINION_ROLLOUTS
+    # Lean the deals towards what the other seats' plays made likely (``engine.ai.reveals.ducked_below``).
+    read_plays: bool = True
 
     def __post_init__(self) -> None:
         self._rng = SeededRandom(self.seed)
@@ -283,7 +285,7 @@ class PimcPlayer:
         enough = max(1, min(self.min_samples, self.samples))
         stopped = False  # the exact deals made the decision clear
         while tally.deals < self.samples and time.perf_counter() < deadline:
-            hands = sample_biased(know, self._rng, view)
+            hands = sample_biased(know, self._rng, view, read_plays=self.read_plays)
             drawn.append(hands)
             left = self.node_budget - self.last_nodes
             # The first deal tells whether ``enough`` deals can fit: give it only its share.
@@ -305,7 +307,8 @@ class PimcPlayer:
                 # The clock may stop it only once the decision rests on ``enough`` deals.
                 if tally.deals >= enough and time.perf_counter() >= deadline:
                     break
-                hands = drawn[tally.deals] if tally.deals < len(drawn) else sample_biased(know, self._rng, view)
+                hands = (drawn[tally.deals] if tally.deals < len(drawn)
+                         else sample_biased(know, self._rng, view, read_plays=self.read_plays))
                 values = self._horizon.card_values(position(hands), rules, team, self.horizon_tricks,
                                                    node_limit=self.horizon_node_budget - spent, skip=tally.dropped)
                 spent += self._horizon.nodes

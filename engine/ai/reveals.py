@@ -10,6 +10,10 @@
 
 The sampler deals the unseen cards by all of it; the heuristic's reading of voids and signals takes it from here
 too, so the rules are read once.
+
+What a card makes likely, not certain (``ducked_below``): a player who follows suit onto a trick the other team
+heads, and does not beat it, gives the fewest points it can; so it probably held no cheaper card of that suit.
+Players break this (a card kept to guard a ten, a mistake), so the sampler only leans on it.
 """
 
 from __future__ import annotations
@@ -86,6 +90,27 @@ def revealed(state: TrickSoFar, count: int, card: int, trump: int, amsterdam: bo
         if not undertrump_forced:
             forbidden |= FULL_DECK_MASK & ~trump_suit  # allowed only with nothing but trumps
     return forbidden
+
+
+def ducked_below(trick: tuple[int, ...], card: int, trump: int) -> int:
+    """Cards of the led suit cheaper than ``card``, played onto ``trick`` (the cards before it), when it followed a
+    plain suit onto a trick the other team heads and did not beat it: a player losing the trick anyway gives its
+    cheapest card, so it probably held none of these. 0 when the play says nothing."""
+    if not trick:
+        return 0
+    state = trick_so_far(trick, trump)
+    led = state.led
+    if led == trump or suit_of(card) != led or state.partner_heads(len(trick)):
+        return 0
+    if rulebook.card_power(card, trump, led) > rulebook.card_power(trick[state.head], trump, led):
+        return 0
+    # Plain cards rank as their points do (a nine, eight and seven alike), so a cheaper card would have lost too.
+    points = rulebook.CARD_POINTS[trump * 32 + card]
+    cheaper = 0
+    for other in range(led * 8, led * 8 + 8):
+        if rulebook.CARD_POINTS[trump * 32 + other] < points:
+            cheaper |= 1 << other
+    return cheaper
 
 
 def plays_seen(view: SeatView) -> Iterator[tuple[Seat, tuple[int, ...], int]]:

@@ -7,6 +7,9 @@ each other seat still holds, and what each play revealed under the table's play 
 Stuk: held gives nothing more: it is scored when the holder plays the second of K and Q, so both
 cards are visible by then, and a seat that played one of them may or may not hold the other.
 
+The play says more, softly too (``engine.ai.reveals.ducked_below``): a seat that gave a king onto a trick it
+lost probably held no cheaper card of that suit.
+
 The bidding says more, softly: a seat that passed probably had no suit it would play, one that
 named trump of its own accord probably had a hand for it. Each seat's bidding is read against the
 heuristic's hand evaluation and threshold (``engine.ai.heuristic``), the club player's yardstick;
@@ -29,7 +32,7 @@ import numpy as np
 from engine import rulebook
 from engine.actions import Call
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
-from engine.ai.reveals import play_inference, plays_seen
+from engine.ai.reveals import ducked_below, play_inference, plays_seen
 from engine.ai.rollout import draw_deal
 from engine.cards import FULL_DECK_MASK
 from engine.randomness import RandomSource
@@ -62,6 +65,7 @@ class DealConstraints:
     forbidden: tuple[int, int, int, int]  # cards each seat cannot hold (own seat: everything but ``own``)
     trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
     bid_checks: tuple[BidCheck, ...] = ()  # bidding: what the other seats' calls suggest
+    unlikely: tuple[int, int, int, int] = (0, 0, 0, 0)  # play: unseen cards each seat probably does not hold
     # Worked out once, every deal drawn reads them: for each unseen card the seats that may hold it; as arrays for
     # ``draw_deal``, the unseen cards most constrained first with their seats as bits, and the hands' sizes.
     eligible: dict[int, list[int]] = field(init=False, repr=False, compare=False)
@@ -101,10 +105,19 @@ def knowledge(view: SeatView) -> DealConstraints:
     forbidden = [0, 0, 0, 0]
     rules: Rules = view.rules
     trump = int(view.trump) if view.trump is not None else -1
+    unlikely = [0, 0, 0, 0]
+    played_by = [0, 0, 0, 0]  # so far: a later play may contradict an earlier reading
+    seen = 0
     for player, before, card in plays_seen(view):
         sizes[player] -= 1
         if trump >= 0 and player != seat:
             forbidden[player] |= play_inference(before, card, trump, rules.amsterdam, rules.undertrump_forced)
+            unlikely[player] |= ducked_below(before, card, trump) & ~seen
+        played_by[player] |= 1 << card
+        seen |= 1 << card
+    for other in range(4):
+        if unlikely[other] & played_by[other]:
+            unlikely[other] = 0  # it played a card the reading said it did not hold: it does not play that way
     hint = [0, 0, 0, 0]
     if view.player is not None and trump >= 0 and int(view.player) != seat and _chose_freely(view):
         hint[int(view.player)] = 3  # a seat that chose trump of its own accord usually holds three or more
@@ -112,9 +125,10 @@ def knowledge(view: SeatView) -> DealConstraints:
     for other in range(4):
         if other != seat:
             forbidden[other] &= unseen  # cards already seen need no rule
+            unlikely[other] &= unseen & ~forbidden[other]
     return DealConstraints(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
                      (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]),
-                     bid_checks(view) if trump >= 0 else ())
+                     bid_checks(view) if trump >= 0 else (), (unlikely[0], unlikely[1], unlikely[2], unlikely[3]))
 
 
 def bid_checks(view: SeatView) -> tuple[BidCheck, ...]:
@@ -168,12 +182,13 @@ def sample_deals(view: SeatView, rng: RandomSource, count: int, bias: bool = Tru
 
 
 def sample_biased(know: DealConstraints, rng: RandomSource, view: SeatView,
-                  bias: bool = True) -> tuple[int, int, int, int]:
+                  bias: bool = True, read_plays: bool = True) -> tuple[int, int, int, int]:
     """One consistent deal; with ``bias`` a few draws are spent to prefer deals that agree with the
-    bidding (trump length with the player, the calls' hand evaluations); never a hard rule, since
-    people do not bid by one formula."""
+    bidding (trump length with the player, the calls' hand evaluations) and, with ``read_plays``, with
+    what the play made unlikely; never a hard rule, since people do not bid or play by one formula."""
     hands = sample_deal(know, rng)
-    if not bias or view.trump is None or not (any(know.trump_length_hint) or know.bid_checks):
+    unlikely = know.unlikely if read_plays else (0, 0, 0, 0)
+    if not bias or view.trump is None or not (any(know.trump_length_hint) or know.bid_checks or any(unlikely)):
         return hands
     trump_mask = rulebook.SUIT_MASK[int(view.trump)]
     played_by = [0, 0, 0, 0]
@@ -187,6 +202,7 @@ def sample_biased(know: DealConstraints, rng: RandomSource, view: SeatView,
     def misses(deal: tuple[int, int, int, int]) -> int:
         dealt = [deal[s] | played_by[s] for s in range(4)]
         count = sum(1 for s in range(4) if rulebook.popcount(dealt[s] & trump_mask) < know.trump_length_hint[s])
+        count += sum(rulebook.popcount(deal[s] & unlikely[s]) for s in range(4))
         return count + sum(1 for check in know.bid_checks if not check.agrees(dealt[check.seat]))
 
     return _fewest_misses(know, rng, hands, misses)

@@ -8,7 +8,8 @@ import pytest
 
 from engine import rulebook
 from engine.ai.heuristic import HeuristicPlayer
-from engine.ai.reveals import play_inference
+from engine.ai.players import make_player
+from engine.ai.reveals import ducked_below, play_inference
 from engine.ai.sampler import bid_checks, knowledge, sample_biased, sample_deals
 from engine.cards import SEATS, Card
 from engine.game import Game, Phase
@@ -125,3 +126,62 @@ def test_the_bidding_read_is_true_of_heuristic_bidders_and_tilts_the_samples(bid
     # A soft tilt (a few draws per sample), clearly towards what the bidding said.
     assert agreeing >= 0.75 * drawn
     assert agreeing - agreeing_plain >= 0.1 * drawn
+
+
+def test_a_card_given_to_a_lost_trick_reads_as_no_cheaper_card_of_its_suit() -> None:
+    trump = 0  # clubs
+    below_king = sum(1 << int(c) for c in (Card.HQ, Card.HJ, Card.H9, Card.H8, Card.H7))
+    # An opponent leads the ace of hearts; the king beside it gives 4 points it need not have given.
+    assert ducked_below((int(Card.HA),), int(Card.HK), trump) == below_king
+    # Last to play, the opponents' trump heads the trick: the king is lost whatever it is.
+    assert ducked_below((int(Card.H7), int(Card.H8), int(Card.C7)), int(Card.HK), trump) == below_king
+    # A seven, eight or nine gives nothing: no card is cheaper.
+    assert ducked_below((int(Card.HA),), int(Card.H9), trump) == 0
+    # Partner heads the trick (two seats back): points there are a gift, not a loss.
+    assert ducked_below((int(Card.HA), int(Card.H7)), int(Card.HK), trump) == 0
+    # The card beats the trick, trumps are led, or the seat did not follow suit: none of it is a duck.
+    assert ducked_below((int(Card.HK),), int(Card.HA), trump) == 0
+    assert ducked_below((int(Card.CJ),), int(Card.C7), trump) == 0
+    assert ducked_below((int(Card.HA),), int(Card.DK), trump) == 0
+    assert ducked_below((), int(Card.HK), trump) == 0
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "mc"])
+def test_the_play_read_holds_for_club_rules_and_tilts_the_samples(kind: str) -> None:
+    """The heuristic gives its cheapest card to a lost trick, so the reading is never wrong about it; mc's
+    roll-outs hold to it less (a leaning, not a rule). Either way the samples lean to it."""
+    rng = random.Random(5)
+    flagged = held = free = free_held = in_samples = in_plain = 0
+    for deal_index in range(16):
+        game = Game(Rules().with_changes(bidding="verplicht", length="1"))
+        game.deal_random(rng)
+        bots = [make_player(kind, seed=deal_index * 4 + i) for i in range(4)]
+        while game.phase in (Phase.BIDDING, Phase.PLAY):
+            seat = game.to_act
+            assert seat is not None
+            view = seat_view(game, seat)
+            if game.phase is Phase.PLAY:
+                truth = current_hands(game)
+                know = knowledge(view)
+                for other in SEATS:
+                    if other == seat:
+                        continue
+                    assert not know.unlikely[other] & (know.forbidden[other] | ~know.unseen)  # only cards in doubt
+                    flagged += rulebook.popcount(know.unlikely[other])
+                    held += rulebook.popcount(know.unlikely[other] & truth[other])
+                    possible = know.unseen & ~know.forbidden[other]
+                    free += rulebook.popcount(possible)
+                    free_held += rulebook.popcount(possible & truth[other])
+                if any(know.unlikely):
+                    deal = sample_biased(know, rng, view)
+                    plain = sample_biased(know, rng, view, read_plays=False)
+                    assert know.allows(deal)
+                    in_samples += sum(rulebook.popcount(deal[s] & know.unlikely[s]) for s in SEATS)
+                    in_plain += sum(rulebook.popcount(plain[s] & know.unlikely[s]) for s in SEATS)
+            game.apply(bots[seat].choose(view), seat)
+    assert flagged > 50
+    share, base = held / flagged, free_held / free
+    if kind == "heuristic":
+        assert held == 0
+    assert share < base - 0.05
+    assert in_samples < 0.5 * in_plain
