@@ -13,6 +13,7 @@ from engine.actions import Call, Deal
 from engine.ai.bidding import (
     FEATURE_NAMES,
     PLAY_THRESHOLDS,
+    TURNED_SUIT_RAISE,
     WEIGHTS,
     Context,
     SolvedDeal,
@@ -110,7 +111,7 @@ def test_bids_follow_the_threshold_of_the_place() -> None:
 def test_draaien_plays_or_passes_on_the_turned_suit_and_plays_when_it_must() -> None:
     rules = Rules().with_changes(bidding="draaien")
     rng = random.Random(5)
-    seen_play = seen_pass = False
+    seen_play = seen_pass = raised = False
     for _ in range(60):
         game = Game(rules)
         game.deal_random(rng)
@@ -125,10 +126,16 @@ def test_draaien_plays_or_passes_on_the_turned_suit_and_plays_when_it_must() -> 
             assert call in view.legal
             if Call.PASS not in view.legal:
                 assert call is Call.PLAY
+            else:
+                # The turned suit needs more than vrij's bar for the place: a pass there leaves more.
+                threshold = PLAY_THRESHOLDS[bidding_context(view)]
+                score = expected_score(view.hand_mask, int(view.turned[-1]), bidding_context(view))
+                assert (call is Call.PLAY) == (score >= threshold + TURNED_SUIT_RAISE)
+                raised |= threshold <= score < threshold + TURNED_SUIT_RAISE
             seen_play |= call is Call.PLAY
             seen_pass |= call is Call.PASS
             game.apply(call, seat)
-    assert seen_play and seen_pass
+    assert seen_play and seen_pass and raised
 
 
 def test_verplicht_names_the_best_suit_at_once() -> None:
