@@ -259,7 +259,7 @@ class PimcPlayer:
         base = view.points[team] - view.points[1 - team] + view.roem[team] - view.roem[1 - team]
         roem_total = view.roem[0] + view.roem[1]
         playing = team_of(view.player) == team
-        played_by = _played_by(view)
+        played_by = know.played_by
         tally = _Tally([int(c) for c in cards])
 
         def add(values: dict[int, int], hands: tuple[int, int, int, int]) -> None:
@@ -329,7 +329,8 @@ class PimcPlayer:
             return DECK[_with_second_opinion(tally, rollouts.means(view), self.second_opinion)]
         return DECK[tally.best()]
 
-    def _stuk_bonus(self, view: SeatView, hands: tuple[int, int, int, int], played_by: list[int], team: int) -> int:
+    def _stuk_bonus(self, view: SeatView, hands: tuple[int, int, int, int], played_by: tuple[int, int, int, int],
+                    team: int) -> int:
         """Stuk: held still to be scored in this deal, for ``team`` (a constant of the deal)."""
         if view.rules.stuk is not StukMode.HELD or view.trump is None:
             return 0
@@ -414,14 +415,3 @@ def _with_second_opinion(tally: _Tally, rollout_means: dict[int, float], weight:
     """The card left in the running with the best searched mean plus ``weight`` times its roll-outs' mean; on a tie
     the lower card."""
     return max(tally.alive, key=lambda c: (tally.settled[c] / tally.deals + weight * rollout_means[c], -c))
-
-
-def _played_by(view: SeatView) -> list[int]:
-    played = [0, 0, 0, 0]
-    for trick in view.tricks:
-        for seat, card in trick.plays:
-            played[seat] |= 1 << card
-    for seat, card in view.trick_plays:
-        played[seat] |= 1 << card
-    return played
-

@@ -66,6 +66,7 @@ class DealConstraints:
     trump_length_hint: tuple[int, int, int, int] = (0, 0, 0, 0)  # bidding: trumps a seat likely held
     bid_checks: tuple[BidCheck, ...] = ()  # bidding: what the other seats' calls suggest
     unlikely: tuple[int, int, int, int] = (0, 0, 0, 0)  # play: unseen cards each seat probably does not hold
+    played_by: tuple[int, int, int, int] = (0, 0, 0, 0)  # the cards each seat has played this hand
     # Worked out once, every deal drawn reads them: for each unseen card the seats that may hold it; as arrays for
     # ``draw_deal``, the unseen cards most constrained first with their seats as bits, and the hands' sizes.
     eligible: dict[int, list[int]] = field(init=False, repr=False, compare=False)
@@ -106,7 +107,7 @@ def knowledge(view: SeatView) -> DealConstraints:
     rules: Rules = view.rules
     trump = int(view.trump) if view.trump is not None else -1
     unlikely = [0, 0, 0, 0]
-    played_by = [0, 0, 0, 0]  # so far: a later play may contradict an earlier reading
+    played_by = [0, 0, 0, 0]  # a later play may contradict an earlier reading
     seen = 0
     for player, before, card in plays_seen(view):
         sizes[player] -= 1
@@ -128,7 +129,8 @@ def knowledge(view: SeatView) -> DealConstraints:
             unlikely[other] &= unseen & ~forbidden[other]
     return DealConstraints(seat, own, unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
                      (forbidden[0], forbidden[1], forbidden[2], forbidden[3]), (hint[0], hint[1], hint[2], hint[3]),
-                     bid_checks(view) if trump >= 0 else (), (unlikely[0], unlikely[1], unlikely[2], unlikely[3]))
+                     bid_checks(view) if trump >= 0 else (), (unlikely[0], unlikely[1], unlikely[2], unlikely[3]),
+                     (played_by[0], played_by[1], played_by[2], played_by[3]))
 
 
 def bid_checks(view: SeatView) -> tuple[BidCheck, ...]:
@@ -191,13 +193,7 @@ def sample_biased(know: DealConstraints, rng: RandomSource, view: SeatView,
     if not bias or view.trump is None or not (any(know.trump_length_hint) or know.bid_checks or any(unlikely)):
         return hands
     trump_mask = rulebook.SUIT_MASK[int(view.trump)]
-    played_by = [0, 0, 0, 0]
-    for trick in view.tricks:
-        for seat, card in trick.plays:
-            played_by[seat] |= 1 << card
-    if view.trick_leader is not None:
-        for seat, card in view.trick_plays:
-            played_by[seat] |= 1 << card
+    played_by = know.played_by
 
     def misses(deal: tuple[int, int, int, int]) -> int:
         dealt = [deal[s] | played_by[s] for s in range(4)]
