@@ -29,7 +29,7 @@ deal.
 A second opinion: double dummy assumes every seat sees every card, and so misjudges plays whose worth lies in what
 the others do not know. When more than one card is left in the running, each is also played out by ``mc``'s
 semi-random roll-outs (``engine.ai.mc``, ``second_opinion_rollouts`` a card), and the card with the best mean
-settled value plus ``second_opinion`` times its roll-out mean is played (``_with_second_opinion``). Measured in
+settled value plus ``second_opinion`` times its roll-out mean is played (``strong_choice``). Measured in
 ``engine/docs/ai-experiments.md``: +2 to +4 a hand against ``mc`` and +5 to +8 against the heuristic, paired, under
 draaien and vrij.
 
@@ -61,6 +61,7 @@ from engine.ai.solver import warm_up as _solver_warm_up
 from engine.ai.tricks import Position, SolveRules
 from engine.cards import DECK, Card, team_of
 from engine.game import Phase
+from engine.randomness import RandomSource
 from engine.settings import StukMode
 from engine.view import SeatView
 
@@ -179,9 +180,9 @@ class PimcPlayer:
     _horizon: Horizon = field(init=False, repr=False)
     # False: no time cap, the node budgets alone bound the work, so the decision never depends on the clock.
     timed: bool = True
-    # Stop drawing deals once the best card is clear (``_Tally.clear``), from this many deals on; 0: never.
+    # Stop drawing deals once the best card is clear (``Tally.clear``), from this many deals on; 0: never.
     stop_from: int = DEFAULT_STOP_FROM
-    # From ``stop_from`` deals on, also stop searching each card the best one clearly beats (``_Tally.prune``).
+    # From ``stop_from`` deals on, also stop searching each card the best one clearly beats (``Tally.prune``).
     prune: bool = True
     prune_errors: float = DEFAULT_PRUNE_ERRORS  # the standard errors by which the best card must beat one to drop it
     # The roll-outs' weight among the cards left after the search (0: none), and their number a card.
@@ -260,7 +261,7 @@ class PimcPlayer:
         roem_total = view.roem[0] + view.roem[1]
         playing = team_of(view.player) == team
         played_by = know.played_by
-        tally = _Tally([int(c) for c in cards])
+        tally = Tally([int(c) for c in cards])
 
         def add(values: dict[int, int], hands: tuple[int, int, int, int]) -> None:
             bonus = self._stuk_bonus(view, hands, played_by, team)
@@ -301,7 +302,7 @@ class PimcPlayer:
         if tally.deals < enough and not stopped:
             # Too few exact solves: search the deals drawn so far, and more, to the horizon.
             self.last_horizon = True
-            tally = _Tally(tally.cards)
+            tally = Tally(tally.cards)
             spent = 0
             while tally.deals < self.horizon_samples and spent < self.horizon_node_budget:
                 # The clock may stop it only once the decision rests on ``enough`` deals.
@@ -324,10 +325,7 @@ class PimcPlayer:
                     break
             self.last_nodes += spent
         self.last_samples = tally.deals
-        if self.second_opinion > 0 and len(tally.alive) > 1 and tally.deals:
-            rollouts = MonteCarloPlayer(rollouts=self.second_opinion_rollouts, seed=self._rng.getrandbits(62))
-            return DECK[_with_second_opinion(tally, rollouts.means(view), self.second_opinion)]
-        return DECK[tally.best()]
+        return DECK[strong_choice(tally, view, self._rng, self.second_opinion, self.second_opinion_rollouts)]
 
     def _stuk_bonus(self, view: SeatView, hands: tuple[int, int, int, int], played_by: tuple[int, int, int, int],
                     team: int) -> int:
@@ -339,7 +337,7 @@ class PimcPlayer:
         return bonus if team == 0 else -bonus
 
 
-class _Tally:
+class Tally:
     """The cards' settled values and raw point differences summed over the deals searched for one decision, and
     the cards still in the running (``alive``): a card dropped by ``prune`` is searched no more.
 
@@ -411,7 +409,19 @@ class _Tally:
         self.alive = [card for card in self.alive if behind.get(card) is not True]
 
 
-def _with_second_opinion(tally: _Tally, rollout_means: dict[int, float], weight: float) -> int:
+def strong_choice(tally: Tally, view: SeatView, rng: RandomSource, second_opinion: float = DEFAULT_SECOND_OPINION,
+                  rollouts: int = DEFAULT_SECOND_OPINION_ROLLOUTS) -> int:
+    """The card the strong player plays from the searched deals of ``tally`` (the seat of ``view`` to play): the
+    best, or, when more than one card is still in the running, the best with the roll-outs' second opinion
+    (``second_opinion`` times their mean, ``rollouts`` a card, seeded from ``rng``). The match review judges
+    cards by it too."""
+    if second_opinion > 0 and len(tally.alive) > 1 and tally.deals:
+        means = MonteCarloPlayer(rollouts=rollouts, seed=rng.getrandbits(62)).means(view)
+        return _with_second_opinion(tally, means, second_opinion)
+    return tally.best()
+
+
+def _with_second_opinion(tally: Tally, rollout_means: dict[int, float], weight: float) -> int:
     """The card left in the running with the best searched mean plus ``weight`` times its roll-outs' mean; on a tie
     the lower card."""
     return max(tally.alive, key=lambda c: (tally.settled[c] / tally.deals + weight * rollout_means[c], -c))

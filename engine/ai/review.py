@@ -5,9 +5,11 @@ with what that seat knew at that moment (``engine.ai.sampler``, from its ``SeatV
 each deal, plays every legal card followed by the rest of the hand double-dummy (``DoubleDummy.line``);
 the hand is then settled by the engine itself (``Game.with_hands`` and ``Game.apply``: nat, pit, roem,
 stuk and claims exactly as the table scores them; with declared roem every team claims what it is
-owed from there on, as the AI players do). The strong choice is the card with the best mean value
-over the deals: Perfect-Information Monte Carlo as ``pimc`` plays, on the engine's settlement. The
-cost of the card played is the best mean minus its own, so the strong choice costs 0 by construction.
+owed from there on, as the AI players do). The strong choice is the strong player's on those deals
+(``engine.ai.pimc.strong_choice``): the card with the best mean value, or, among the cards a paired test
+over the deals does not put clearly behind it, the best mean plus the roll-outs' second opinion, as ``pimc``
+plays, on the engine's settlement. The cost of the card played is the strong choice's mean minus its own,
+never below 0: the strong choice costs 0 by construction, and so does any card whose mean is as high.
 
 Value (``hand_value``): points of the team's hand score, counted as half the settled difference
 between the teams, which is what the strong player maximises. It is the team's own hand score, nat
@@ -51,7 +53,7 @@ from dataclasses import dataclass
 from engine.actions import Action, Call, Claim, Decline, TurnUp
 from engine.ai.heuristic import HeuristicPlayer, hand_evaluation
 from engine.ai.hints import reason
-from engine.ai.pimc import PimcPlayer
+from engine.ai.pimc import DEFAULT_PRUNE_ERRORS, PimcPlayer, Tally, strong_choice
 from engine.ai.review_summary import DecisionReview, MatchReview, hand_count, match_summary
 from engine.ai.sampler import knowledge, sample_biased, sample_bidding
 from engine.ai.solver import DoubleDummy, pit_state, step
@@ -90,6 +92,9 @@ class Evaluation:
 
     values: dict[Card | Call, float]
     samples: int
+    # The strong player's choice on these deals, when it is not simply the best mean: for cards, the roll-outs'
+    # second opinion among the cards close to the best (``engine.ai.pimc.strong_choice``).
+    strong: Card | Call | None = None
 
     @classmethod
     def of_swings(cls, totals: dict[Card | Call, int], deals: int) -> Evaluation:
@@ -174,6 +179,8 @@ class Reviewer:
         trump, leader, trick = int(view.trump), int(view.trick_leader), tuple(int(c) for c in view.trick)
         pit = pit_state(tuple(int(t.winner) for t in view.tricks))
 
+        solved: list[dict[Card | Call, int]] = []  # each deal's scores, for the strong player's paired test
+
         def deal(cap: int, fresh: bool) -> dict[Card | Call, int] | None:
             # Not leaning on the plays read (``ducked_below``) yet: the review's benchmark was measured without.
             hands = sample_biased(know, rng, view, read_plays=False)
@@ -196,9 +203,20 @@ class Reviewer:
                     return None
                 what_if = game.with_hands(hands)
                 scores[card] = _swing(_play_out(what_if, [card, *(Card(c) for c in line)]), team)
+            solved.append(scores)
             return scores
 
-        return self._evaluate(cards, self.card_samples, self.card_node_budget, MIN_SAMPLES, deal)
+        evaluation = self._evaluate(cards, self.card_samples, self.card_node_budget, MIN_SAMPLES, deal)
+        if evaluation.samples < MIN_SAMPLES:
+            return evaluation
+        # The strong player's choice on the same deals: the cards the best does not clearly beat, weighed with the
+        # roll-outs as ``pimc`` weighs them; else a card it plays for the roll-outs' sake would read as a loss.
+        tally = Tally([int(card) for card in cards])
+        for scores in solved:
+            swings = {int(card): score for card, score in scores.items()}
+            tally.add(swings, swings)
+        tally.prune(DEFAULT_PRUNE_ERRORS)
+        return Evaluation(evaluation.values, evaluation.samples, Card(strong_choice(tally, view, rng)))
 
     def review_card(self, game: Game, choice: Card, seed: int) -> tuple[Card, float, int, float] | None:
         """(best card, cost of ``choice``, deals, spread of all the legal cards) for the seat to play; None when
@@ -206,19 +224,21 @@ class Reviewer:
         evaluation = self.card_values(game, seed)
         if evaluation.samples < MIN_SAMPLES:
             return None
-        best = evaluation.best(prefer=choice)
+        best = evaluation.strong
         assert isinstance(best, Card)
-        return best, evaluation.values[best] - evaluation.values[choice], evaluation.samples, evaluation.spread
+        cost = evaluation.values[best] - evaluation.values[choice]
+        if cost <= 0:  # as good as the strong choice on these deals
+            return choice, 0.0, evaluation.samples, evaluation.spread
+        return best, cost, evaluation.samples, evaluation.spread
 
     def strong_card(self, game: Game, seed: int) -> Card | None:
-        """The strong choice the review compares with (the best mean); None when the review would leave
+        """The strong choice the review compares with (``Evaluation.strong``); None when the review would leave
         the decision out (fewer than ``MIN_SAMPLES`` deals solved)."""
         evaluation = self.card_values(game, seed)
         if evaluation.samples < MIN_SAMPLES:
             return None
-        best = evaluation.best()
-        assert isinstance(best, Card)
-        return best
+        assert isinstance(evaluation.strong, Card)
+        return evaluation.strong
 
     # ------------------------------------------------------------------ calls
 

@@ -181,10 +181,10 @@ def test_a_tight_clock_still_gives_a_legal_card() -> None:
 
 
 def test_the_tally_calls_a_card_clear_only_when_it_beats_every_other_by_two_standard_errors() -> None:
-    from engine.ai.pimc import _Tally
+    from engine.ai.pimc import Tally
 
     def clear(rows: list[list[int]]) -> bool:
-        tally = _Tally([1, 2, 3])
+        tally = Tally([1, 2, 3])
         for row in rows:
             values = dict(zip(tally.cards, row, strict=True))
             tally.add(values, values)
@@ -206,9 +206,9 @@ def test_the_tally_calls_a_card_clear_only_when_it_beats_every_other_by_two_stan
        st.sampled_from([0, 10, 40]))
 def test_the_tallys_integer_test_is_the_textbook_one(rows: list[list[int]], spread: int) -> None:
     """Sums of squared differences kept deal by deal decide as the mean and deviation of the rows would."""
-    from engine.ai.pimc import _Tally
+    from engine.ai.pimc import Tally
 
-    tally = _Tally([1, 2, 3])
+    tally = Tally([1, 2, 3])
     for row in rows:
         # Cards 1 and 2 often close together, as touching or similar cards are.
         values = {1: row[0], 2: row[0] + row[1] % (spread + 1), 3: row[2]}
@@ -228,9 +228,9 @@ def test_the_tallys_integer_test_is_the_textbook_one(rows: list[list[int]], spre
 
 
 def test_pruning_drops_the_cards_clearly_behind_and_keeps_the_close_and_the_touching_ones() -> None:
-    from engine.ai.pimc import _Tally
+    from engine.ai.pimc import Tally
 
-    tally = _Tally([1, 2, 3, 4])
+    tally = Tally([1, 2, 3, 4])
     # Card 1 leads; card 2 always by 10 or more (clearly behind), card 3 close, card 4 equal to card 1.
     for row in ([40, 30, 50, 40], [50, 20, 30, 50], [45, 35, 60, 45], [60, 40, 40, 60]):
         values = dict(zip(tally.cards, row, strict=True))
@@ -247,10 +247,10 @@ def test_pruning_drops_the_cards_clearly_behind_and_keeps_the_close_and_the_touc
 
 
 def test_a_stricter_pruning_keeps_a_card_that_is_behind_by_fewer_standard_errors() -> None:
-    from engine.ai.pimc import _Tally
+    from engine.ai.pimc import Tally
 
     def alive_after(errors: float) -> list[int]:
-        tally = _Tally([1, 2])
+        tally = Tally([1, 2])
         # Card 1 leads by 10 on average, with a deviation of about 11 over 6 deals: about 2.2 standard errors.
         for first, second in ((30, 10), (30, 20), (30, 40), (30, 10), (30, 20), (30, 20)):
             tally.add({1: first, 2: second}, {1: first, 2: second})
@@ -274,9 +274,9 @@ def test_pruning_gives_the_same_card_for_less_work() -> None:
 
 
 def test_ties_go_to_the_better_raw_difference_then_the_lower_card() -> None:
-    from engine.ai.pimc import _Tally
+    from engine.ai.pimc import Tally
 
-    tally = _Tally([5, 3, 9])
+    tally = Tally([5, 3, 9])
     tally.add({5: 20, 3: 20, 9: 20}, {5: 20, 3: 24, 9: 24})
     assert tally.best() == 3
     tally.add({5: 0, 3: 0, 9: 1}, {5: 0, 3: 0, 9: 0})
@@ -284,9 +284,9 @@ def test_ties_go_to_the_better_raw_difference_then_the_lower_card() -> None:
 
 
 def test_the_roll_outs_settle_a_close_call_among_the_cards_left_but_never_bring_back_a_dropped_one() -> None:
-    from engine.ai.pimc import _Tally, _with_second_opinion
+    from engine.ai.pimc import Tally, _with_second_opinion
 
-    tally = _Tally([1, 2, 3])
+    tally = Tally([1, 2, 3])
     for row in ([40, 38, 0], [44, 44, 2], [42, 38, 1], [40, 40, 0]):  # 1 leads 2 by 1.5 a deal; 3 far behind
         values = dict(zip(tally.cards, row, strict=True))
         tally.add(values, values)

@@ -154,6 +154,42 @@ def test_the_strong_players_own_choices_cost_nothing(rules: Rules) -> None:
     assert summary.seat is Seat.E and summary.accuracy == 1.0 and summary.lost == 0 and not summary.worst
 
 
+def test_a_card_is_measured_against_the_strong_players_choice_not_the_best_mean(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where the roll-outs' second opinion sways the strong player from the best mean, the card it plays costs
+    # nothing, a card with a better mean costs nothing either, and every other card costs its distance from it.
+    from engine.ai import review as review_module
+    from engine.ai.pimc import Tally
+
+    def second_best(tally: Tally, *_: object) -> int:
+        return sorted(tally.cards, key=lambda c: (tally.settled[c], -c))[-2]
+
+    monkeypatch.setattr(review_module, "strong_choice", second_best)
+    rules = Rules().with_changes(length="1")
+    game, _ = _play(rules, 6, Seat.N, _heuristic(Seat.N))
+    replay = Game(rules)
+    checked = 0
+    reviewer = Reviewer(**SMALL)
+    for index, action in enumerate(game.actions):
+        legal = [a for a in replay.legal_actions() if isinstance(a, Card)]
+        if replay.phase is Phase.PLAY and len(replay.hands[-1].tricks) >= 3 and len(legal) >= 3 and checked < 3:
+            evaluation = reviewer.card_values(replay, seed=index)
+            values = evaluation.values
+            strong = evaluation.strong
+            assert strong is not None and values[strong] == sorted(values.values())[-2]
+            for card in legal:
+                result = reviewer.review_card(replay, card, seed=index)
+                assert result is not None
+                best, cost, _, _ = result
+                if values[card] >= values[strong]:
+                    assert (best, cost) == (card, 0.0)
+                else:
+                    assert best == strong and cost == pytest.approx(values[strong] - values[card]) and cost > 0
+            checked += 1
+        replay.apply(action)
+    assert checked == 3
+
+
 def test_a_review_is_the_same_every_time_and_each_decision_on_its_own() -> None:
     rules = Rules().with_changes(length="1", bidding="draaien", roem="declared")
     game, _ = _play(rules, 8, Seat.N, _heuristic(Seat.N))
