@@ -92,8 +92,8 @@ class Evaluation:
 
     values: dict[Card | Call, float]
     samples: int
-    # The strong player's choice on these deals, when it is not simply the best mean: for cards, the roll-outs'
-    # second opinion among the cards close to the best (``engine.ai.pimc.strong_choice``).
+    # Cards: the strong player's choice on these deals (``engine.ai.pimc.strong_choice``: the best mean, or the
+    # roll-outs' second opinion among the cards close to it). None for calls, whose strong choice is the bidding's.
     strong: Card | Call | None = None
 
     @classmethod
