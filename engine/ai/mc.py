@@ -94,12 +94,7 @@ class MonteCarloPlayer:
              trick: tuple[int, ...], done: int, pit: int, playing: int) -> list[float]:
         """The mean settled score of the seat's team for each candidate (NO_CARD: the policy's card)."""
         seat = int(view.seat)
-        played_by = [0, 0, 0, 0]
-        for t in view.tricks:
-            for s, c in t.plays:
-                played_by[s] |= 1 << c
-        for s, c in view.trick_plays:
-            played_by[s] |= 1 << c
+        played_by = know.played_by
         trump_mask = rulebook.SUIT_MASK[trump]
         played_trumps = np.array([rulebook.popcount(m & trump_mask) for m in played_by], dtype=np.int64)
         held = view.rules.stuk is StukMode.HELD
