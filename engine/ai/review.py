@@ -179,7 +179,8 @@ class Reviewer:
         trump, leader, trick = int(view.trump), int(view.trick_leader), tuple(int(c) for c in view.trick)
         pit = pit_state(tuple(int(t.winner) for t in view.tricks))
 
-        solved: list[dict[Card | Call, int]] = []  # each deal's scores, for the strong player's paired test
+        # The same deals as the strong player tallies them: its paired test and choice (``strong_choice``) below.
+        tally = Tally([int(card) for card in cards])
 
         def deal(cap: int, fresh: bool) -> dict[Card | Call, int] | None:
             # Not leaning on the plays read (``ducked_below``): measured, it told the levels no further apart.
@@ -203,7 +204,8 @@ class Reviewer:
                     return None
                 what_if = game.with_hands(hands)
                 scores[card] = _swing(_play_out(what_if, [card, *(Card(c) for c in line)]), team)
-            solved.append(scores)
+            swings = {int(card): score for card, score in scores.items()}
+            tally.add(swings, swings)
             return scores
 
         evaluation = self._evaluate(cards, self.card_samples, self.card_node_budget, MIN_SAMPLES, deal)
@@ -211,10 +213,6 @@ class Reviewer:
             return evaluation
         # The strong player's choice on the same deals: the cards the best does not clearly beat, weighed with the
         # roll-outs as ``pimc`` weighs them; else a card it plays for the roll-outs' sake would read as a loss.
-        tally = Tally([int(card) for card in cards])
-        for scores in solved:
-            swings = {int(card): score for card, score in scores.items()}
-            tally.add(swings, swings)
         tally.prune(DEFAULT_PRUNE_ERRORS)
         return Evaluation(evaluation.values, evaluation.samples, Card(strong_choice(tally, view, rng)))
 
