@@ -65,6 +65,11 @@ class SideStats:
     chose: int  # of those, the hands where it chose to play (not forced)
     nat: int
     pit: int
+    points: int  # this side's settled score summed over its hands
+
+    @property
+    def points_per_hand(self) -> float:
+        return self.points / self.hands if self.hands else 0.0
 
     @property
     def play_rate(self) -> float:
@@ -81,8 +86,8 @@ class SideStats:
 
     def to_dict(self) -> dict[str, float | int]:
         return {"played": self.played, "chose": self.chose, "nat": self.nat, "pit": self.pit,
-                "play_rate": round(self.play_rate, 4), "chose_rate": round(self.chose_rate, 4),
-                "nat_rate": round(self.nat_rate, 4)}
+                "points_per_hand": round(self.points_per_hand, 3), "play_rate": round(self.play_rate, 4),
+                "chose_rate": round(self.chose_rate, 4), "nat_rate": round(self.nat_rate, 4)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +121,9 @@ class DuelResult:
             f"(95% interval {low:+.1f} .. {high:+.1f})",
         ]
         for name, side in ((self.a, self.side_a), (self.b, self.side_b)):
-            lines.append(f"  {name}: played {side.play_rate:.1%} of hands ({side.chose_rate:.1%} by choice, the rest "
-                         f"as the forced seat), nat {side.nat_rate:.1%} of those, pit {side.pit}")
+            lines.append(f"  {name}: {side.points_per_hand:.1f} points a hand; played {side.play_rate:.1%} of hands "
+                         f"({side.chose_rate:.1%} by choice, the rest as the forced seat), "
+                         f"nat {side.nat_rate:.1%} of those, pit {side.pit}")
         return "\n".join(lines)
 
 
@@ -187,7 +193,8 @@ def summarize(a: str, b: str, seed: int, rules: Rules, outcomes: list[DealOutcom
         mine = [g for g in games if g.a_played == is_a]
         return SideStats(hands=len(games), played=len(mine), chose=sum(1 for g in mine if not g.forced),
                          nat=sum(1 for g in mine if g.nat),
-                         pit=sum(1 for g in games if (g.pit_a if is_a else g.pit_b)))
+                         pit=sum(1 for g in games if (g.pit_a if is_a else g.pit_b)),
+                         points=sum(g.a_score if is_a else g.b_score for g in games))
 
     return DuelResult(a, b, seed, rules, n, mean, ci95, stdev, side(True), side(False))
 

@@ -25,9 +25,13 @@ def test_duel_is_deterministic_and_reports_its_figures() -> None:
     assert low <= first.diff_per_hand <= high
     assert first.side_a.hands == first.side_b.hands == 24
     assert first.side_a.played + first.side_b.played == 24
+    # Each side's points a hand: their difference is the duel's, and together they hold every hand's points.
+    assert first.side_a.points_per_hand - first.side_b.points_per_hand == pytest.approx(first.diff_per_hand)
+    assert first.side_a.points_per_hand + first.side_b.points_per_hand >= 162
     data = first.to_dict()
     assert {"deals", "diff_per_hand", "ci95"} <= set(data)
     assert "points per hand" in first.describe()
+    assert f"{first.side_a.points_per_hand:.1f} points a hand" in first.describe()
 
 
 def test_order_of_the_map_does_not_matter() -> None:
