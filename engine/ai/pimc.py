@@ -34,7 +34,7 @@ settled value plus ``second_opinion`` times its roll-out mean is played (``stron
 draaien and vrij.
 
 Bidding: ``engine.ai.bidding``, a hand's expected settled score under each trump in its place in the
-bidding, fitted offline to solved deals.
+bidding, fitted offline to deals played out by ``mc`` players.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ included, whenever the two outcomes hold the same roem (a ten given away costs 1
 all the team would have scored); roem the opponents gain counts against the team by half, as roem of
 its own counts for it by half, since only the difference decides a match.
 
-Calls: the strong player's call (``pimc`` bids on the heuristic's hand evaluation) costs 0. The call made
+Calls: the strong player's call (its bidding table, ``engine.ai.bidding``) costs 0. The call made
 and the strong call, or when they are the same the call made and the other way (``other_call``: passing
 instead of playing, or playing the hand's best suit instead of passing), are played out on sampled deals
 consistent with the bidding so far: the rest of the bidding by the strong player's calls (a turned suit in
@@ -25,8 +25,8 @@ draaien drawn once per deal, the same for both calls), then the whole hand playe
 seat, each card from that seat's own view, and the engine's settlement; the cost is how much less the human's
 call scored on average than the strong call (0 when it scored as much or more: then it is the better call).
 Not double dummy: a contract played as if every card were seen is made far more often than at a table, so
-every sound pass would look costly (the bidding table's thresholds are not fitted to double-dummy scores for
-the same reason). Claims are not reviewed: a forgotten claim is no choice between cards or calls, and is
+every sound pass would look costly (the bidding table is fitted to deals played out, not solved, for the same
+reason). Claims are not reviewed: a forgotten claim is no choice between cards or calls, and is
 visible on the score sheet.
 
 Spread: how far apart the best and the worst of the candidates weighed lie (every legal card; the two

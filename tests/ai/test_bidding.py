@@ -12,17 +12,18 @@ from data.fitting import make_bidding_weights
 from engine.actions import Call, Deal
 from engine.ai.bidding import (
     FEATURE_NAMES,
+    PLAY_RATES,
     PLAY_THRESHOLDS,
     TURNED_SUIT_RAISE,
     WEIGHTS,
     Context,
-    SolvedDeal,
+    PlayedDeal,
     bidding_context,
     choose_bid,
     expected_score,
     fit,
     hand_features,
-    solve_deals,
+    play_out_deals,
     training_rows,
 )
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
@@ -147,11 +148,11 @@ def test_verplicht_names_the_best_suit_at_once() -> None:
 # ---------------------------------------------------------------------- the fit
 
 
-def _random_deal(rng: random.Random, value: int) -> SolvedDeal:
+def _random_deal(rng: random.Random, value: int) -> PlayedDeal:
     cards = list(range(32))
     rng.shuffle(cards)
     hands = tuple(mask_of(cards[i * 8:(i + 1) * 8]) for i in range(4))
-    return SolvedDeal((hands[0], hands[1], hands[2], hands[3]), (value, -value, value + 10, 0))
+    return PlayedDeal((hands[0], hands[1], hands[2], hands[3]), (value, -value, value + 10, 0))
 
 
 def test_training_rows_take_each_place_after_passes_and_score_nat_as_the_whole_hand() -> None:
@@ -187,28 +188,55 @@ def test_fit_minimises_the_squared_error_and_needs_enough_deals() -> None:
         fit(deals[:3])
 
 
-def test_solved_deals_are_a_pure_function_of_seed_and_index() -> None:
-    from engine.ai.solver import DoubleDummy
+def test_the_fitted_thresholds_keep_the_play_rate_of_each_place() -> None:
+    rng = random.Random(6)
+    deals = [_random_deal(rng, rng.randrange(-60, 140)) for _ in range(1000)]
+    result = fit(deals)
+    rows = training_rows(deals)
+    for context in (Context.FIRST, Context.SECOND):
+        features = rows[context][0]
+        hands = [features[i:i + 4] for i in range(0, len(features), 4)]
+        best = [max(sum(w * f for w, f in zip(result.weights[context], row, strict=True)) for row in hand)
+                for hand in hands]
+        share = sum(score >= result.thresholds[context] for score in best) / len(best)
+        assert share == pytest.approx(PLAY_RATES[context], abs=0.02)  # the threshold is rounded to 0.1
 
+
+def test_played_deals_are_a_pure_function_of_seed_and_index() -> None:
     rules = Rules()
-    together = solve_deals(7, 0, 2, rules, DoubleDummy())
-    apart = solve_deals(7, 0, 1, rules, DoubleDummy()) + solve_deals(7, 1, 1, rules, DoubleDummy())
+    together = play_out_deals(7, 0, 2, rules, rollouts=20)
+    apart = play_out_deals(7, 0, 1, rules, rollouts=20) + play_out_deals(7, 1, 1, rules, rollouts=20)
     assert together == apart
     for deal in together:
         assert sorted(bin(h).count("1") for h in deal.hands) == [8, 8, 8, 8]
         assert deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3] == (1 << 32) - 1
-    assert together[0].hands != together[1].hands != solve_deals(8, 0, 1, rules, DoubleDummy())[0].hands
+        for value in deal.values:  # card points and roem: 162 between the teams, roem in tens, pit 100
+            assert value % 2 == 0 and -162 - 400 <= value <= 162 + 400
+    assert together[0].hands != together[1].hands != play_out_deals(8, 0, 1, rules, rollouts=20)[0].hands
+
+
+def test_a_deal_is_valued_for_seats_0_and_2_under_each_trump_in_order() -> None:
+    # The team strong in a trump makes more with it: each value leans the way the two teams' hands do.
+    deals = play_out_deals(5, 0, 24, Rules(), rollouts=20)
+    lean = 0.0
+    for deal in deals:
+        for trump, value in enumerate(deal.values):
+            ours = hand_evaluation(deal.hands[0], trump) + hand_evaluation(deal.hands[2], trump)
+            theirs = hand_evaluation(deal.hands[1], trump) + hand_evaluation(deal.hands[3], trump)
+            lean += value * (ours - theirs)
+    assert lean > 0
 
 
 def test_the_printed_table_is_the_fit(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(4)
     deals = [_random_deal(rng, rng.randrange(-40, 120)) for _ in range(400)]
-    monkeypatch.setattr(make_bidding_weights, "solved", lambda seed, count, workers: deals)
+    monkeypatch.setattr(make_bidding_weights, "played", lambda seed, count, workers: deals)
     out = io.StringIO()
     assert make_bidding_weights.main(["400", "3"], out) == 0
     namespace: dict[str, object] = {}
     exec(out.getvalue(), namespace)  # the text pasted into engine/ai/bidding.py
     assert namespace["WEIGHTS"] == fit(deals).weights
+    assert namespace["PLAY_THRESHOLDS"] == fit(deals).thresholds
     assert "make_bidding_weights 400 3" in out.getvalue()
 
 
