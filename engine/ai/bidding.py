@@ -155,7 +155,7 @@ def choose_bid(view: SeatView) -> Call:
 # ---------------------------------------------------------------------- fitting (data/fitting/make_bidding_weights.py)
 
 # Roll-outs a card of the ``mc`` players that play the deals out: half ``mc``'s own, enough for card play as strong
-# as the strong player's search (engine/docs/ai-experiments.md), at 0.06 s a deal under four trumps.
+# as the strong player's search (engine/docs/ai-experiments.md), at about 0.09 s of CPU a deal under four trumps.
 PLAY_OUT_ROLLOUTS = 500
 
 
