@@ -29,7 +29,6 @@ from engine.actions import SUIT_CALLS, Call, Deal
 from engine.ai.heuristic import BID_THRESHOLD, hand_evaluation
 from engine.ai.mc import MonteCarloPlayer
 from engine.cards import SUITS, Rank, Seat
-from engine.events import HandSettled
 from engine.game import Game, random_deal
 from engine.randomness import SeededRandom
 from engine.settings import Rules
@@ -182,13 +181,12 @@ def play_out_deals(seed: int, first: int, count: int, rules: Rules,
             game.apply(SUIT_CALLS[trump], Seat.N)
             players = [MonteCarloPlayer(rollouts=rollouts, seed=(seed * 7919 + index) * 16 + trump * 4 + seat)
                        for seat in range(4)]
-            result = None
-            while result is None:
+            hand = game.hands[-1]
+            while hand.result is None:
                 seat = game.to_act
                 assert seat is not None
-                for event in game.apply(players[seat].choose(seat_view(game, seat)), seat):
-                    if isinstance(event, HandSettled):
-                        result = event.result
+                game.apply(players[seat].choose(seat_view(game, seat)), seat)
+            result = hand.result
             values.append(result.points[0] + result.roem[0] - result.points[1] - result.roem[1])
         deals.append(PlayedDeal(hands, (values[0], values[1], values[2], values[3])))
     return deals
