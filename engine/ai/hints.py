@@ -193,7 +193,8 @@ def explain(view: SeatView, action: Choice) -> Decision:
             return Decision(action, "cash", {"card": name, "suit": SUITS[suit_of(card)].letter})
         if k.signal_up >> suit_of(card) & 1:
             return Decision(action, "lead_signal", {"card": name, "suit": SUITS[suit_of(card)].letter})
-        if points(card, trump) <= 4:
+        # A seven, eight or plain nine: a club player calls no picture card low, however few its points.
+        if rank_of(card) in LOW_RANKS and points(card, trump) <= 4:
             return Decision(action, "lead_low", {"card": name})
         return Decision(action, "lead", {"card": name})
     plays = view.trick_plays

@@ -183,3 +183,12 @@ def test_no_reason_repeats_the_card() -> None:
         for lang in ("en", "nl"):
             words = hint_reason(result, lang)
             assert words == "" or card_text(card, lang) not in words.split(":")[0].split()[-1:], words
+
+
+def test_only_a_seven_eight_or_plain_nine_is_called_a_low_lead() -> None:
+    game = position({Seat.S: "JC 7C 8H 9H TH KH QS KS"}, Suit.D, elder=Seat.S)
+    view = seat_view(game, Seat.S)
+    assert explain(view, Card.C7).reason == "lead_low"
+    assert explain(view, Card.H9).reason == "lead_low"
+    for picture in (Card.CJ, Card.SQ, Card.HK):
+        assert explain(view, picture).reason != "lead_low", picture
